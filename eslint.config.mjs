@@ -8,7 +8,15 @@ export default defineConfig([
   ...nextVitals,
   ...nextTs,
   prettier,
-  globalIgnores([".next/**", ".data/**", "lib/generated/**", "node_modules/**", "next-env.d.ts", "test-results/**", "playwright-report/**"]),
+  globalIgnores([
+    ".next/**",
+    ".data/**",
+    "lib/generated/**",
+    "node_modules/**",
+    "next-env.d.ts",
+    "test-results/**",
+    "playwright-report/**",
+  ]),
   {
     files: ["**/*.ts", "**/*.tsx"],
     languageOptions: {
@@ -24,7 +32,14 @@ export default defineConfig([
   {
     files: ["app/**", "lib/**", "components/**"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/sandbox/**", "@/sandbox/**"], message: "app/ and lib/ never import the sandbox." }] }],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/sandbox/**", "@/sandbox/**"], message: "app/ and lib/ never import the sandbox." },
+          ],
+        },
+      ],
     },
   },
 ]);

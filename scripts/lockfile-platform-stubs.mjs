@@ -4,7 +4,19 @@
 // on every platform they are not for. Run it after changing dependencies: node scripts/lockfile-platform-stubs.mjs
 import { readFileSync, writeFileSync } from "node:fs";
 
-const OS = ["android", "darwin", "freebsd", "linux", "win32", "openharmony", "sunos", "netbsd", "openbsd", "aix", "wasi"];
+const OS = [
+  "android",
+  "darwin",
+  "freebsd",
+  "linux",
+  "win32",
+  "openharmony",
+  "sunos",
+  "netbsd",
+  "openbsd",
+  "aix",
+  "wasi",
+];
 const CPU = ["arm64", "x64", "ia32", "arm", "loong64", "ppc64", "riscv64", "s390x", "wasm32"];
 
 const lock = JSON.parse(readFileSync("package-lock.json", "utf8"));

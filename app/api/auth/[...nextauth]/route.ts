@@ -1,0 +1,3 @@
+import { handlers } from "@/lib/auth/config";
+
+export const { GET, POST } = handlers;

@@ -1,0 +1,19 @@
+/** Shows which platform the console talks to: SANDBOX (the local emulator) or the platform's host. */
+export function EnvironmentBadge({ label }: { label: string }) {
+  const sandbox = label === "SANDBOX";
+  return (
+    <span
+      data-testid="environment-badge"
+      title={
+        sandbox ? "Connected to the local platform sandbox: no real money moves" : `Connected to ${label}`
+      }
+      className={`rounded px-2 py-0.5 text-xs font-semibold tracking-wide ${
+        sandbox
+          ? "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200"
+          : "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200"
+      }`}
+    >
+      {label}
+    </span>
+  );
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { checkCredentials } from "@/lib/auth/credentials";
+import { getEnv } from "@/lib/env";
+
+const credentialsSchema = z.object({
+  email: z.email().max(320),
+  password: z.string().min(1).max(1024),
+});
+
+export class SignInError extends CredentialsSignin {
+  constructor(code: "invalid" | "locked" | "disabled") {
+    super();
+    this.code = code;
+  }
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+  secret: getEnv().AUTH_SECRET,
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+  pages: { signIn: "/login" },
+  providers: [
+    Credentials({
+      credentials: { email: {}, password: {} },
+      async authorize(input) {
+        const parsed = credentialsSchema.safeParse(input);
+        if (!parsed.success) throw new SignInError("invalid");
+        const result = await checkCredentials(parsed.data.email, parsed.data.password);
+        if (!result.ok) throw new SignInError(result.reason);
+        const { id, email, name, sessionVersion } = result.user;
+        return { id, email, name, sessionVersion };
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user?.id) {
+        token.sub = user.id;
+        token.sessionVersion = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+      }
+      return token;
+    },
+    session({ session, token }) {
+      return { ...session, userId: token.sub, sessionVersion: token.sessionVersion };
+    },
+  },
+}));

@@ -1,0 +1,17 @@
+import "server-only";
+import { hash, verify } from "@node-rs/argon2";
+
+// OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
+const OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, OPTIONS);
+}
+
+export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+  try {
+    return await verify(passwordHash, password);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,28 @@
+// The one permission matrix. Pages, server actions and route handlers check a named permission here.
+export const roles = ["admin", "finance", "approver", "support"] as const;
+export type Role = (typeof roles)[number];
+
+export const permissions = {
+  "operations.read": ["admin", "finance", "approver", "support"],
+  "operations.refresh": ["admin", "finance", "support"],
+  "operations.export": ["admin", "finance"],
+  "recipients.reveal": ["admin", "finance", "approver"],
+  "trace.read": ["admin", "finance", "support"],
+  "balance.read": ["admin", "finance", "approver"],
+  "payouts.read": ["admin", "finance", "approver"],
+  "payouts.create": ["admin", "finance"],
+  "payouts.approve": ["admin", "approver"],
+  "payins.create": ["admin", "finance"],
+  "webhooks.read": ["admin", "support"],
+  "reconciliation.read": ["admin", "finance"],
+  "reconciliation.run": ["admin", "finance"],
+  "audit.read": ["admin"],
+  "users.manage": ["admin"],
+  "settings.manage": ["admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof permissions;
+
+export function can(role: Role, permission: Permission): boolean {
+  return (permissions[permission] as readonly Role[]).includes(role);
+}

@@ -1,0 +1,37 @@
+import "server-only";
+import { cache } from "react";
+import { redirect } from "next/navigation";
+import { auth } from "@/lib/auth/config";
+import { can, type Permission, type Role } from "@/lib/auth/permissions";
+import { getDb } from "@/lib/db";
+
+export type StaffUser = { id: string; email: string; name: string | null; role: Role };
+
+/**
+ * The signed-in staff user, read from the database on every request so that disabling a user or
+ * changing their role takes effect at once. Null when not signed in or disabled.
+ */
+export const currentUser = cache(async (): Promise<StaffUser | null> => {
+  const session = (await auth()) as { userId?: string; sessionVersion?: number } | null;
+  if (!session?.userId) return null;
+  const user = await getDb().user.findUnique({
+    where: { id: session.userId },
+    select: { id: true, email: true, name: true, role: true, disabledAt: true, sessionVersion: true },
+  });
+  if (!user || user.disabledAt || user.sessionVersion !== session.sessionVersion) return null;
+  return { id: user.id, email: user.email, name: user.name, role: user.role };
+});
+
+/** For pages: redirects to sign-in when signed out, and to the forbidden page without the permission. */
+export async function requirePagePermission(permission: Permission): Promise<StaffUser> {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  if (!can(user.role, permission)) redirect("/forbidden");
+  return user;
+}
+
+export async function requireSignedIn(): Promise<StaffUser> {
+  const user = await currentUser();
+  if (!user) redirect("/login");
+  return user;
+}

@@ -1,0 +1,125 @@
+// The one place that reads process.env. Every setting is validated here; a bad value stops start-up
+// with one line per problem naming the variable and what it expects.
+import { z } from "zod";
+
+const postgresUrl = z
+  .string({ error: "is required: a PostgreSQL URL such as postgresql://user:password@host:5432/paydesk" })
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "postgresql:" || url.protocol === "postgres:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be a PostgreSQL URL such as postgresql://user:password@host:5432/paydesk");
+
+const httpUrl = (example: string) =>
+  z.url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${example}` });
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const positiveInt = (fallback: number, what: string) =>
+  z.coerce
+    .number({ error: `must be ${what}` })
+    .int(`must be ${what}`)
+    .positive(`must be ${what}`)
+    .default(fallback);
+
+const cidrList = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (list) => list.every(isCidr),
+    "must be a comma-separated list of IPs or CIDRs, e.g. 10.0.0.0/8,2001:db8::/32",
+  );
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    DATABASE_URL: postgresUrl,
+    PLATFORM_BASE_URL: httpUrl("https://api.platform.example"),
+    PLATFORM_TOKEN: z
+      .string({ error: "is required: the merchant JWT issued by the platform" })
+      .min(1, "must not be empty"),
+    PLATFORM_TIMEOUT_MS: positiveInt(10_000, "a whole number of milliseconds"),
+    AUTH_SECRET: z
+      .string({ error: "is required: a random string of at least 32 characters (openssl rand -base64 32)" })
+      .min(32, "must be at least 32 characters (openssl rand -base64 32)"),
+    AUTH_OIDC_ISSUER: httpUrl("https://sso.example.com/realms/staff").optional(),
+    AUTH_OIDC_CLIENT_ID: optionalString,
+    AUTH_OIDC_CLIENT_SECRET: optionalString,
+    PUBLIC_BASE_URL: httpUrl("https://paydesk.example.com").optional(),
+    WEBHOOK_PATH_SECRET: optionalString.refine(
+      (v) => v === undefined || /^[A-Za-z0-9_-]{16,}$/.test(v),
+      "must be at least 16 URL-safe characters (letters, digits, - or _)",
+    ),
+    WEBHOOK_BEARER_TOKEN: optionalString,
+    WEBHOOK_ALLOWED_IPS: cidrList,
+    WEBHOOK_MAX_BODY_BYTES: positiveInt(65_536, "a whole number of bytes"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    const oidc = [env.AUTH_OIDC_ISSUER, env.AUTH_OIDC_CLIENT_ID, env.AUTH_OIDC_CLIENT_SECRET];
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_OIDC_ISSUER"],
+        message: "SSO needs AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET together",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+  }
+}
+
+/** Parses a set of variables; throws EnvError whose message has one line per problem. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = envSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map(
+      (issue) => `Configuration error: ${issue.path.join(".") || "environment"} ${issue.message}`,
+    ),
+  );
+}
+
+let cached: Env | undefined;
+
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** True when the platform is the local sandbox (a loopback host), shown as SANDBOX in the console. */
+export function platformLabel(baseUrl: string): string {
+  const host = new URL(baseUrl).hostname;
+  return ["localhost", "127.0.0.1", "[::1]", "::1"].includes(host) ? "SANDBOX" : host;
+}
+
+function isCidr(value: string): boolean {
+  const [ip, bits, ...rest] = value.split("/");
+  if (rest.length > 0 || !ip) return false;
+  const v4 = z.ipv4().safeParse(ip).success;
+  const v6 = !v4 && z.ipv6().safeParse(ip).success;
+  if (!v4 && !v6) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (v4 ? 32 : 128);
+}

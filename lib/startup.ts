@@ -1,0 +1,14 @@
+import "server-only";
+import { describeDatabaseProblem } from "@/lib/db-check";
+import { EnvError, getEnv } from "@/lib/env";
+
+/** One or more lines saying why the server cannot start, or null when configuration and database are fine. */
+export async function checkStartup(): Promise<string | null> {
+  try {
+    const env = getEnv();
+    return await describeDatabaseProblem(env.DATABASE_URL);
+  } catch (error) {
+    if (error instanceof EnvError) return error.message;
+    throw error;
+  }
+}

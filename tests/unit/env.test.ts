@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv, platformLabel } from "@/lib/env";
+
+const valid = {
+  DATABASE_URL: "postgresql://u:p@db.internal:5432/paydesk",
+  PLATFORM_BASE_URL: "https://api.platform.example",
+  PLATFORM_TOKEN: "jwt",
+  AUTH_SECRET: "s".repeat(32),
+};
+
+function problems(source: Record<string, string | undefined>): string[] {
+  try {
+    parseEnv(source);
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).problems;
+  }
+}
+
+describe("lib/env", () => {
+  it("accepts a complete configuration and fills defaults", () => {
+    const env = parseEnv(valid);
+    expect(env.PLATFORM_TIMEOUT_MS).toBe(10_000);
+    expect(env.WEBHOOK_ALLOWED_IPS).toEqual([]);
+    expect(env.NODE_ENV).toBe("development");
+  });
+
+  it.each([
+    [{ DATABASE_URL: undefined }, /^Configuration error: DATABASE_URL is required: a PostgreSQL URL/],
+    [{ DATABASE_URL: "mysql://x/y" }, /^Configuration error: DATABASE_URL must be a PostgreSQL URL/],
+    [{ DATABASE_URL: "not a url" }, /^Configuration error: DATABASE_URL must be a PostgreSQL URL/],
+    [{ AUTH_SECRET: undefined }, /^Configuration error: AUTH_SECRET is required/],
+    [{ AUTH_SECRET: "short" }, /^Configuration error: AUTH_SECRET must be at least 32 characters/],
+    [{ PLATFORM_BASE_URL: "ftp://x" }, /^Configuration error: PLATFORM_BASE_URL must be an http\(s\) URL/],
+    [{ PLATFORM_TOKEN: undefined }, /^Configuration error: PLATFORM_TOKEN is required/],
+    [
+      { PLATFORM_TIMEOUT_MS: "soon" },
+      /^Configuration error: PLATFORM_TIMEOUT_MS must be a whole number of milliseconds/,
+    ],
+    [
+      { WEBHOOK_ALLOWED_IPS: "10.0.0.0/8, 300.1.1.1" },
+      /^Configuration error: WEBHOOK_ALLOWED_IPS must be a comma-separated list/,
+    ],
+    [{ WEBHOOK_PATH_SECRET: "short" }, /^Configuration error: WEBHOOK_PATH_SECRET must be at least 16/],
+    [{ AUTH_OIDC_ISSUER: "https://sso.example.com" }, /^Configuration error: AUTH_OIDC_ISSUER SSO needs/],
+  ])("names the variable and what it expects: %o", (override, expected) => {
+    const found = problems({ ...valid, ...override });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(expected);
+    expect(found[0]).not.toContain("\n");
+  });
+
+  it("reports every problem, one line each", () => {
+    expect(problems({})).toHaveLength(4);
+  });
+
+  it("accepts IPv4/IPv6 addresses and CIDRs in the webhook allowlist", () => {
+    const env = parseEnv({ ...valid, WEBHOOK_ALLOWED_IPS: "10.0.0.0/8,192.168.1.7, 2001:db8::/32" });
+    expect(env.WEBHOOK_ALLOWED_IPS).toEqual(["10.0.0.0/8", "192.168.1.7", "2001:db8::/32"]);
+  });
+
+  it.each([
+    ["http://127.0.0.1:4010", "SANDBOX"],
+    ["http://localhost:4010", "SANDBOX"],
+    ["https://api.platform.example", "api.platform.example"],
+  ])("labels %s as %s", (url, label) => {
+    expect(platformLabel(url)).toBe(label);
+  });
+});
