@@ -1,11 +1,8 @@
 // Runs once when the server starts: a bad configuration or an unreachable database stops start-up
 // with one line that names the problem instead of failing on the first request.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { checkStartup } = await import("@/lib/startup");
-  const problem = await checkStartup();
-  if (problem) {
-    console.error(problem);
-    process.exit(1);
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { exitOnStartupProblem } = await import("@/lib/startup");
+    await exitOnStartupProblem();
   }
 }

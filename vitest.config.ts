@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     globalSetup: ["tests/setup/global.ts"],
+    setupFiles: ["tests/setup/env.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,10 +1,10 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { getEnv } from "@/lib/env";
+import { getDatabaseUrl } from "@/lib/env";
 
 function createClient() {
-  const adapter = new PrismaPg({ connectionString: getEnv().DATABASE_URL });
+  const adapter = new PrismaPg({ connectionString: getDatabaseUrl() });
   // Secrets stay out of every query result unless a query asks for them explicitly.
   return new PrismaClient({ adapter, omit: { user: { passwordHash: true } } });
 }

@@ -107,6 +107,15 @@ export function getEnv(): Env {
   return cached;
 }
 
+/** Only the database setting: for tools (migrations, user admin) that never talk to the platform. */
+export function getDatabaseUrl(): string {
+  const result = envSchema.shape.DATABASE_URL.safeParse(process.env.DATABASE_URL);
+  if (result.success) return result.data;
+  throw new EnvError(
+    result.error.issues.map((issue) => `Configuration error: DATABASE_URL ${issue.message}`),
+  );
+}
+
 /** True when the platform is the local sandbox (a loopback host), shown as SANDBOX in the console. */
 export function platformLabel(baseUrl: string): string {
   const host = new URL(baseUrl).hostname;

@@ -12,3 +12,11 @@ export async function checkStartup(): Promise<string | null> {
     throw error;
   }
 }
+
+export async function exitOnStartupProblem(): Promise<void> {
+  const problem = await checkStartup();
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+}

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
-import { verifyPassword } from "@/lib/auth/password";
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/permissions";
 
 export const LOCK_AFTER_FAILURES = 5;
@@ -17,6 +17,8 @@ export type SignInUser = {
 export type SignInResult =
   { ok: true; user: SignInUser } | { ok: false; reason: "invalid" | "locked" | "disabled" };
 
+const dummyHash = hashPassword("no user has this password");
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Checks an email and password; counts failures, slows repeated ones and locks the account for a while. */
@@ -30,7 +32,11 @@ export async function checkCredentials(
     where: { email: email.trim().toLowerCase() },
     omit: { passwordHash: false },
   });
-  if (!user?.passwordHash) return { ok: false, reason: "invalid" };
+  if (!user?.passwordHash) {
+    // Same work as a real check, so response time does not tell which emails exist.
+    await verifyPassword(await dummyHash, password);
+    return { ok: false, reason: "invalid" };
+  }
   if (user.disabledAt) return { ok: false, reason: "disabled" };
   if (user.lockedUntil && user.lockedUntil > now) return { ok: false, reason: "locked" };
 

@@ -1,0 +1,115 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { audit, type Actor } from "@/lib/audit/log";
+import { hashPassword } from "@/lib/auth/password";
+import type { Role } from "@/lib/auth/permissions";
+import { getDb } from "@/lib/db";
+import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
+
+export class UserError extends Error {
+  override name = "UserError";
+}
+
+const publicFields = {
+  id: true,
+  email: true,
+  name: true,
+  role: true,
+  disabledAt: true,
+  lastSignInAt: true,
+  createdAt: true,
+} as const;
+
+export function generatePassword(): string {
+  return randomBytes(12).toString("base64url");
+}
+
+async function findByEmail(email: string) {
+  const user = await getDb().user.findUnique({
+    where: { email: emailSchema.parse(email) },
+    select: publicFields,
+  });
+  if (!user) throw new UserError(`No user with email ${email}.`);
+  return user;
+}
+
+export async function createUser(
+  actor: Actor,
+  input: { email: string; role: string; name?: string; password: string },
+) {
+  const data = createUserSchema.parse(input);
+  const passwordHash = await hashPassword(data.password);
+  return getDb().$transaction(async (tx) => {
+    if (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } })) {
+      throw new UserError(`A user with email ${data.email} already exists.`);
+    }
+    const user = await tx.user.create({
+      data: { email: data.email, role: data.role, name: data.name, passwordHash },
+      select: publicFields,
+    });
+    await audit(tx, actor, {
+      action: "user.create",
+      targetType: "user",
+      targetId: user.id,
+      after: { email: user.email, role: user.role },
+    });
+    return user;
+  });
+}
+
+export function listUsers() {
+  return getDb().user.findMany({ select: publicFields, orderBy: { email: "asc" } });
+}
+
+export async function setRole(actor: Actor, email: string, role: string) {
+  const next: Role = roleSchema.parse(role);
+  const user = await findByEmail(email);
+  return getDb().$transaction(async (tx) => {
+    const updated = await tx.user.update({
+      where: { id: user.id },
+      data: { role: next },
+      select: publicFields,
+    });
+    await audit(tx, actor, {
+      action: "user.setRole",
+      targetType: "user",
+      targetId: user.id,
+      before: { role: user.role },
+      after: { role: next },
+    });
+    return updated;
+  });
+}
+
+/** Disables a user and ends their sessions (the session version moves on). */
+export async function disableUser(actor: Actor, email: string) {
+  const user = await findByEmail(email);
+  return getDb().$transaction(async (tx) => {
+    const updated = await tx.user.update({
+      where: { id: user.id },
+      data: { disabledAt: new Date(), sessionVersion: { increment: 1 } },
+      select: publicFields,
+    });
+    await audit(tx, actor, {
+      action: "user.disable",
+      targetType: "user",
+      targetId: user.id,
+      before: { disabled: Boolean(user.disabledAt) },
+      after: { disabled: true },
+    });
+    return updated;
+  });
+}
+
+/** Sets a new password, clears any lock and ends existing sessions. */
+export async function resetPassword(actor: Actor, email: string, password: string) {
+  const user = await findByEmail(email);
+  const passwordHash = await hashPassword(passwordSchema.parse(password));
+  await getDb().$transaction(async (tx) => {
+    await tx.user.update({
+      where: { id: user.id },
+      data: { passwordHash, failedSignIns: 0, lockedUntil: null, sessionVersion: { increment: 1 } },
+    });
+    await audit(tx, actor, { action: "user.resetPassword", targetType: "user", targetId: user.id });
+  });
+}

@@ -1,0 +1,73 @@
+// npm run dev — the whole product on one machine: PostgreSQL (DATABASE_URL or embedded in .data/postgres),
+// migrations, the platform sandbox (unless PLATFORM_BASE_URL is set), demo users, and `next dev`.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { openDatabase, projectRoot, StartupError } from "./lib/database";
+import { loadDotEnv } from "./lib/dotenv";
+import { seedDemoUsers } from "./lib/demo-users";
+import { migrate } from "./lib/migrations";
+import { devAuthSecret } from "./lib/dev-secret";
+import { startDevSandbox } from "./lib/dev-sandbox";
+
+const log = (line: string) => console.log(`[paydesk] ${line}`);
+const stops: Array<() => Promise<void>> = [];
+
+async function main(): Promise<void> {
+  loadDotEnv();
+  process.env.NEXT_TELEMETRY_DISABLED = "1";
+  const dataDir = path.join(projectRoot, ".data");
+
+  const db = await openDatabase({ dataDir: path.join(dataDir, "postgres"), database: "paydesk", log });
+  stops.push(db.stop);
+  process.env.DATABASE_URL = db.url;
+  log(
+    db.embedded
+      ? `embedded PostgreSQL on ${new URL(db.url).host} (data in .data/postgres)`
+      : "using DATABASE_URL",
+  );
+
+  const migrated = await migrate(db.url, { log: (line) => log(`migration ${line}`) });
+  log(`database schema up to date (${migrated.alreadyApplied + migrated.applied.length} migrations)`);
+
+  process.env.AUTH_SECRET ||= await devAuthSecret(dataDir);
+
+  if (!process.env.PLATFORM_BASE_URL) {
+    const sandbox = await startDevSandbox(dataDir);
+    stops.push(sandbox.stop);
+    process.env.PLATFORM_BASE_URL = sandbox.url;
+    process.env.PLATFORM_TOKEN = sandbox.token;
+    log(`platform sandbox on ${sandbox.url} (autopilot on; controls at ${sandbox.url}/__sandbox/)`);
+  } else {
+    log(`platform: ${process.env.PLATFORM_BASE_URL}`);
+  }
+
+  const users = await seedDemoUsers();
+  log("demo users (email / password):");
+  for (const u of users) log(`  ${u.role.padEnd(8)} ${u.email} / ${u.password}`);
+
+  const port = process.env.PORT ?? "3000";
+  const next = spawn(
+    process.execPath,
+    [path.join(projectRoot, "node_modules/next/dist/bin/next"), "dev", "-p", port],
+    {
+      stdio: "inherit",
+      env: process.env,
+      cwd: projectRoot,
+    },
+  );
+  log(`console on http://localhost:${port}`);
+  const stopAll = async (code: number) => {
+    next.kill("SIGTERM");
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stopAll(0));
+  process.on("SIGTERM", () => void stopAll(0));
+  next.on("exit", (code) => void stopAll(code ?? 0));
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof StartupError || error instanceof Error ? error.message : String(error));
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+  process.exit(1);
+});

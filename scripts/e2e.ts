@@ -1,0 +1,127 @@
+// npm run test:e2e — builds the app, serves it with `next start` on a local database and sandbox,
+// and runs the Playwright tests in the system Chromium.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, projectRoot } from "./lib/database";
+import { seedDemoUsers } from "./lib/demo-users";
+import { freePort } from "./lib/embedded-postgres";
+import { migrate } from "./lib/migrations";
+import { startTestSandbox } from "./lib/dev-sandbox";
+
+const log = (line: string) => console.log(`[e2e] ${line}`);
+const cleanups: Array<() => Promise<void>> = [];
+
+function chromiumPath(): string {
+  const candidate = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (!existsSync(candidate)) {
+    throw new Error(
+      `Chromium not found at ${candidate}. Install it with \`sudo apt-get install -y chromium\` (Debian/Ubuntu) or set CHROMIUM_PATH to a Chromium binary.`,
+    );
+  }
+  return candidate;
+}
+
+function refuseRemoteDatabase(): void {
+  const url = process.env.DATABASE_URL;
+  if (!url) return;
+  const host = new URL(url).hostname;
+  if (!["localhost", "127.0.0.1", "::1", "[::1]"].includes(host)) {
+    throw new Error(
+      `End-to-end tests write to the database and refuse a non-local one (DATABASE_URL host ${host}).`,
+    );
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "inherit", env, cwd: projectRoot });
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+async function waitForServer(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
+    try {
+      const response = await fetch(url, { redirect: "manual" });
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`next start did not answer on ${url} within ${timeoutMs / 1000} s`);
+}
+
+async function main(): Promise<void> {
+  const executablePath = chromiumPath();
+  refuseRemoteDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "paydesk-e2e-"));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+
+  const db = await openDatabase({
+    dataDir: path.join(dataDir, "postgres"),
+    database: "paydesk_e2e",
+    persistent: false,
+  });
+  cleanups.push(db.stop);
+  process.env.DATABASE_URL = db.url;
+  await migrate(db.url);
+  await seedDemoUsers();
+
+  const sandbox = await startTestSandbox();
+  cleanups.push(sandbox.stop);
+
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: db.url,
+    PLATFORM_BASE_URL: sandbox.url,
+    PLATFORM_TOKEN: sandbox.token,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    SANDBOX_URL: sandbox.url,
+  };
+  const next = path.join(projectRoot, "node_modules/next/dist/bin/next");
+  log("building the production app (next build)");
+  await run(process.execPath, [next, "build"], { ...env, NODE_ENV: "production" });
+
+  const server = spawn(process.execPath, [next, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    stdio: "inherit",
+    env: { ...env, NODE_ENV: "production" },
+    cwd: projectRoot,
+  });
+  cleanups.push(async () => {
+    server.kill("SIGTERM");
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForServer(`${baseUrl}/login`, server);
+  log(`serving on ${baseUrl}; running Playwright in ${executablePath}`);
+  await run(
+    process.execPath,
+    [path.join(projectRoot, "node_modules/@playwright/test/cli.js"), "test", ...process.argv.slice(2)],
+    {
+      ...env,
+      E2E_BASE_URL: baseUrl,
+      CHROMIUM_PATH: executablePath,
+    },
+  );
+}
+
+let failed = false;
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  console.error(error instanceof Error ? error.message : String(error));
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+}
+process.exit(failed ? 1 : 0);

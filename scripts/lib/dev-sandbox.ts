@@ -1,0 +1,28 @@
+// Starts the platform sandbox for `npm run dev` and the end-to-end tests, and picks the demo merchant.
+import path from "node:path";
+import { createSandbox } from "../../sandbox";
+
+export type RunningSandbox = { url: string; token: string; stop: () => Promise<void> };
+
+async function start(options: Parameters<typeof createSandbox>[0]): Promise<RunningSandbox> {
+  const sandbox = await createSandbox(options);
+  const demo = sandbox.merchants().find((m) => m.id === "demo");
+  if (!demo) throw new Error("The sandbox has no `demo` merchant.");
+  return { url: sandbox.url, token: demo.token, stop: sandbox.stop };
+}
+
+/** State in .data/sandbox survives restarts, so the mirror never disagrees with a sandbox that forgot. */
+export async function startDevSandbox(dataDir: string): Promise<RunningSandbox> {
+  const stateFile = path.join(dataDir, "sandbox/state.json");
+  const port = Number(process.env.SANDBOX_PORT ?? 4010);
+  try {
+    return await start({ port, stateFile, autopilot: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    return start({ port: 0, stateFile, autopilot: true });
+  }
+}
+
+export function startTestSandbox(): Promise<RunningSandbox> {
+  return start({ port: 0 });
+}
