@@ -112,18 +112,18 @@ CREATE TABLE "SavedView" (
 CREATE TABLE "Operation" (
     "id" UUID NOT NULL,
     "dateAdded" TIMESTAMPTZ(3) NOT NULL,
-    "dateUpdated" TIMESTAMPTZ(3) NOT NULL,
+    "dateUpdated" TIMESTAMPTZ(3),
     "typeOperation" "OperationType" NOT NULL,
     "status" "OperationStatus" NOT NULL,
     "idTransactionMerchant" TEXT NOT NULL,
     "amountInitial" DECIMAL(24,4) NOT NULL,
-    "amountRandomized" DECIMAL(24,4) NOT NULL,
+    "amountRandomized" DECIMAL(24,4),
     "amount" DECIMAL(24,4) NOT NULL,
-    "amountComission" DECIMAL(24,4) NOT NULL,
+    "amountComission" DECIMAL(24,4),
     "currency" TEXT NOT NULL,
-    "amountInCurrencyBalance" DECIMAL(24,4) NOT NULL,
-    "amountComissionInCurrencyBalance" DECIMAL(24,4) NOT NULL,
-    "exchangeRate" DECIMAL(24,8) NOT NULL,
+    "amountInCurrencyBalance" DECIMAL(24,4),
+    "amountComissionInCurrencyBalance" DECIMAL(24,4),
+    "exchangeRate" DECIMAL(24,8),
     "paymentMethod" TEXT,
     "detailsBankName" TEXT,
     "detailsNameMediator" TEXT,
@@ -148,7 +148,7 @@ CREATE TABLE "OperationStatusChange" (
     "toStatus" "OperationStatus" NOT NULL,
     "source" "SnapshotSource" NOT NULL,
     "sourceRef" TEXT,
-    "platformDateUpdated" TIMESTAMPTZ(3) NOT NULL,
+    "platformDateUpdated" TIMESTAMPTZ(3),
     "recordedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "OperationStatusChange_pkey" PRIMARY KEY ("id")
@@ -471,6 +471,7 @@ ALTER TABLE "DriftItem" ADD CONSTRAINT "DriftItem_runId_fkey" FOREIGN KEY ("runI
 
 -- AddForeignKey
 ALTER TABLE "AuditLog" ADD CONSTRAINT "AuditLog_actorUserId_fkey" FOREIGN KEY ("actorUserId") REFERENCES "User"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
 
 
 -- AuditLog is append-only: enforced by the database, not only by the code.
