@@ -1,0 +1,31 @@
+// Builds platform operation snapshots the way the client decodes them from the wire.
+import { randomUUID } from "node:crypto";
+import { decodeOperation, type Operation } from "@/lib/platform/schemas";
+import { parseWireJson } from "@/lib/platform/wire";
+
+export type SnapshotInput = {
+  id?: string;
+  status?: string;
+  dateAdded?: string;
+  dateUpdated?: string;
+  typeOperation?: "payIn" | "payOut";
+  amount?: string;
+  idTransactionMerchant?: string;
+};
+
+/** A spec-shaped operation; amounts are written into the JSON text as numbers, exactly as given. */
+export function snapshot(input: SnapshotInput = {}): Operation {
+  const amount = input.amount ?? "1500.5";
+  const payIn = (input.typeOperation ?? "payIn") === "payIn";
+  const details = payIn
+    ? `{"paymentMethod":"toCard","bankName":"Sberbank","nameMediator":"Ivan I.","number":"4276000000000001","numberAdditional":null,"qRcode":null}`
+    : "null";
+  const text = `{"id":"${input.id ?? randomUUID()}","dateAdded":"${input.dateAdded ?? "2026-11-20T10:00:00.000Z"}",
+    "dateUpdated":"${input.dateUpdated ?? input.dateAdded ?? "2026-11-20T10:00:00.000Z"}",
+    "typeOperation":"${input.typeOperation ?? "payIn"}","status":"${input.status ?? "created"}",
+    "idTransactionMerchant":"${input.idTransactionMerchant ?? `order-${randomUUID()}`}",
+    "amountInitial":${amount},"amountRandomized":${amount},"amount":${amount},"amountComission":45.015,
+    "currency":"RUB","amountInCurrencyBalance":15.7,"amountComissionInCurrencyBalance":0.4714,"exchangeRate":95.5,
+    "paymentDetailsData":${details}}`;
+  return decodeOperation(parseWireJson(text));
+}
