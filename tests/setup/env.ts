@@ -1,4 +1,7 @@
-// Every test process talks to the database prepared by the global setup.
+// Every test process talks to the database prepared by the global setup, with a complete configuration.
 import { inject } from "vitest";
 
 process.env.DATABASE_URL = inject("databaseUrl");
+process.env.PLATFORM_BASE_URL ??= "http://127.0.0.1:9";
+process.env.PLATFORM_TOKEN ??= "test-token-not-used";
+process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";

@@ -1,0 +1,79 @@
+/**
+ * The one display formatter for amounts and rates. Client-safe, deterministic (no Intl, no locale
+ * data, so server and browser render the same text), never goes through a JS float.
+ *
+ * Amounts: grouped thousands, at least `minimumFractionDigits` (2) decimals, and up to
+ * `maximumFractionDigits` (4, the platform's precision) when the amount has them. A platform amount
+ * (at most 4 decimals) is therefore never rounded for display: 1.875 shows as "1.875", 62.5 as
+ * "62.50", 0.0001 as "0.0001". Only computed values with more than 4 decimals are rounded, half up.
+ */
+import { Decimal, toDecimal } from "./decimal";
+
+export interface NumberFormatOptions {
+  /** Decimals always shown (padded with zeros). */
+  minimumFractionDigits?: number;
+  /** Decimals shown at most; more are rounded half up. */
+  maximumFractionDigits?: number;
+  /** Between thousands groups; default a no-break space. */
+  groupSeparator?: string;
+  /** Default ".". */
+  decimalSeparator?: string;
+}
+
+export interface MoneyFormatOptions extends NumberFormatOptions {
+  /** "code" appends the currency code ("62.50 RUB"); "none" shows the number only. */
+  currencyDisplay?: "code" | "none";
+}
+
+export interface RateFormatOptions extends NumberFormatOptions {
+  /** With both set the result reads "1 USDT = 95.12 RUB". */
+  from?: string;
+  to?: string;
+}
+
+const NBSP = "\u00a0";
+
+function formatDecimal(
+  value: Decimal,
+  opts: NumberFormatOptions,
+  defaults: { min: number; max: number },
+): string {
+  const min = opts.minimumFractionDigits ?? defaults.min;
+  const max = Math.max(opts.maximumFractionDigits ?? defaults.max, min);
+  const group = opts.groupSeparator ?? NBSP;
+  const point = opts.decimalSeparator ?? ".";
+
+  const rounded = value.toDecimalPlaces(max, Decimal.ROUND_HALF_UP);
+  const negative = rounded.isNegative() && !rounded.isZero();
+  const [intPart = "0", fracRaw = ""] = rounded.abs().toFixed(max).split(".");
+  let frac = fracRaw.replace(/0+$/, "");
+  if (frac.length < min) frac = frac.padEnd(min, "0");
+  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${negative ? "-" : ""}${grouped}${frac ? point + frac : ""}`;
+}
+
+/**
+ * "5 000.00 RUB", "1.875 USDT", "-62.50 RUB". `amount` is a Decimal or a plain decimal string;
+ * anything else (a float, "1e3", "NaN") throws InvalidAmountError. `currency` is shown as given
+ * (including "NotSet"); an empty currency shows the number only.
+ */
+export function formatMoney(
+  amount: string | Decimal,
+  currency: string,
+  opts: MoneyFormatOptions = {},
+): string {
+  const text = formatDecimal(toDecimal(amount), opts, { min: 2, max: 4 });
+  const code = currency.trim();
+  if (opts.currencyDisplay === "none" || code === "") return text;
+  return `${text}${NBSP}${code}`;
+}
+
+/**
+ * An exchange rate: at least 2 and at most 8 decimals by default (rates are informational, so more
+ * decimals than 8 are rounded half up). With `from` and `to`: "1 USDT = 95.1234 RUB".
+ */
+export function formatRate(rate: string | Decimal, opts: RateFormatOptions = {}): string {
+  const text = formatDecimal(toDecimal(rate), opts, { min: 2, max: 8 });
+  if (opts.from && opts.to) return `1${NBSP}${opts.from} = ${text}${NBSP}${opts.to}`;
+  return text;
+}

@@ -1,0 +1,287 @@
+import "server-only";
+
+/**
+ * The Merchant API client. Every endpoint of the spec, typed; both envelope dialects; exact decimals;
+ * a record per attempt; timeouts; retries for reads only. Configuration is explicit (no env reads).
+ *
+ * Every method takes an optional CallContext ({ actorUserId, operationId, signal }) for the record and
+ * returns the platform's traceID with the data. Failures throw PlatformError (see errors.ts);
+ * requests that cannot be sent as asked throw PlatformRequestError before anything is sent.
+ */
+import type { CallSite, NormalisedEnvelope } from "./envelope";
+import {
+  createTransport,
+  expectOk,
+  type CallContext,
+  type RetryOptions,
+  type TransportOptions,
+} from "./http";
+import {
+  buildFullPaymentFormBody,
+  buildListOperationsBody,
+  buildPayInBody,
+  buildPayOutBody,
+  buildPreparePaymentFormBody,
+  type FullPaymentFormRequest,
+  type ListOperationsRequest,
+  type PayInRequest,
+  type PayOutRequest,
+  type PreparePaymentFormRequest,
+} from "./requests";
+import { PlatformRequestError } from "./errors";
+import {
+  decodeBalance,
+  decodeBanks,
+  decodeOperation,
+  decodeOperationList,
+  decodePaymentForm,
+  platformIdSchema,
+  SchemaMismatchError,
+  type BalanceRecord,
+  type Bank,
+  type Operation,
+  type PaymentFormResult,
+} from "./schemas";
+import type { ApiCallRecorder } from "./recorder";
+import type { WireObject } from "./wire";
+
+export interface PlatformClientOptions {
+  baseUrl: string;
+  token: string;
+  /** Per attempt; default 15 s. */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  recorder?: ApiCallRecorder;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  onRecorderError?: TransportOptions["onRecorderError"];
+}
+
+export interface Traced {
+  /** The platform's id of the request (null only if the platform sent none). */
+  traceID: string | null;
+}
+
+export interface OperationResult extends Traced {
+  operation: Operation;
+}
+export interface MaybeOperationResult extends Traced {
+  /** null when the platform says no such operation exists for this merchant. */
+  operation: Operation | null;
+}
+export interface OperationsResult extends Traced {
+  operations: Operation[];
+}
+export interface OperationPage extends OperationsResult {
+  totalNumberRecords: number;
+}
+export interface PaymentFormResponse extends Traced {
+  form: PaymentFormResult;
+}
+export interface BalanceResult extends Traced {
+  /** The (first) balance record. */
+  balance: BalanceRecord;
+  /** All records, should a deployment return several. */
+  balances: BalanceRecord[];
+}
+export interface BanksResult extends Traced {
+  banks: Bank[];
+}
+
+export interface PlatformClient {
+  createPayIn(request: PayInRequest, context?: CallContext): Promise<OperationResult>;
+  createPayOut(request: PayOutRequest, context?: CallContext): Promise<OperationResult>;
+  preparePaymentForm(request: PreparePaymentFormRequest, context?: CallContext): Promise<PaymentFormResponse>;
+  createFullPaymentForm(request: FullPaymentFormRequest, context?: CallContext): Promise<PaymentFormResponse>;
+  getOperation(idPlatform: string, context?: CallContext): Promise<MaybeOperationResult>;
+  /** Internal debugging endpoint of the platform (pay-ins only). */
+  getPayInInternal(idPlatform: string, context?: CallContext): Promise<MaybeOperationResult>;
+  /** DEPRECATED endpoint, planned for removal; ids are not unique across repeated registrations. */
+  getOperationsByMerchantIdDeprecated(
+    idTransactionMerchant: string,
+    context?: CallContext,
+  ): Promise<OperationsResult>;
+  /** Newest first. Paging ends when skip + operations.length >= totalNumberRecords. */
+  listOperations(request: ListOperationsRequest, context?: CallContext): Promise<OperationPage>;
+  getBalance(context?: CallContext): Promise<BalanceResult>;
+  getBanks(context?: CallContext): Promise<BanksResult>;
+}
+
+/** "Not found" on a by-id read: Warning + invalidRequestParameters per spec (or a *notFound code). */
+function isNotFound(env: NormalisedEnvelope): boolean {
+  if (env.ok) return false;
+  const code = (env.codeError ?? "").toLowerCase();
+  return code === "invalidrequestparameters" || code.includes("notfound");
+}
+
+function platformId(value: string): string {
+  const parsed = platformIdSchema.safeParse(value);
+  if (!parsed.success) throw new PlatformRequestError([{ field: "idPlatform", message: "expected a UUID" }]);
+  return parsed.data;
+}
+
+function nonEmptyPathValue(value: string, field: string): string {
+  if (typeof value !== "string" || value.trim() === "")
+    throw new PlatformRequestError([{ field, message: "required" }]);
+  return encodeURIComponent(value);
+}
+
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const transport = createTransport(options);
+
+  const okOperation = (env: NormalisedEnvelope, site: CallSite): Operation => {
+    expectOk(env, site);
+    return decodeOperation(env.data);
+  };
+
+  const maybeOperation = (env: NormalisedEnvelope, site: CallSite): Operation | null => {
+    if (isNotFound(env)) return null;
+    expectOk(env, site);
+    if (env.data === null) return null;
+    return decodeOperation(env.data);
+  };
+
+  const okForm = (env: NormalisedEnvelope, site: CallSite): PaymentFormResult => {
+    expectOk(env, site);
+    return decodePaymentForm(env.data);
+  };
+
+  async function create<T>(
+    path: string,
+    body: WireObject,
+    idTransactionMerchant: string,
+    decode: (env: NormalisedEnvelope, site: CallSite) => T,
+    context?: CallContext,
+  ) {
+    const r = await transport.call({
+      method: "POST",
+      path,
+      body,
+      idempotent: false,
+      context,
+      idTransactionMerchant,
+      decode,
+    });
+    return { value: r.value, traceID: r.envelope.traceID };
+  }
+
+  async function readById(
+    pathPrefix: string,
+    idPlatform: string,
+    context?: CallContext,
+  ): Promise<MaybeOperationResult> {
+    const id = platformId(idPlatform);
+    const r = await transport.call({
+      method: "GET",
+      path: `${pathPrefix}/${id}`,
+      idempotent: true,
+      context: { ...context, operationId: context?.operationId ?? id },
+      decode: maybeOperation,
+    });
+    return { operation: r.value, traceID: r.envelope.traceID };
+  }
+
+  return {
+    async createPayIn(request, context) {
+      const body = buildPayInBody(request);
+      const r = await create("/host2host/payin", body, request.idTransactionMerchant, okOperation, context);
+      return { operation: r.value, traceID: r.traceID };
+    },
+
+    async createPayOut(request, context) {
+      const body = buildPayOutBody(request);
+      const r = await create("/host2host/payout", body, request.idTransactionMerchant, okOperation, context);
+      return { operation: r.value, traceID: r.traceID };
+    },
+
+    async preparePaymentForm(request, context) {
+      const body = buildPreparePaymentFormBody(request);
+      const r = await create("/paymentform/prepare", body, request.idTransactionMerchant, okForm, context);
+      return { form: r.value, traceID: r.traceID };
+    },
+
+    async createFullPaymentForm(request, context) {
+      const body = buildFullPaymentFormBody(request);
+      const r = await create("/paymentform/full", body, request.idTransactionMerchant, okForm, context);
+      return { form: r.value, traceID: r.traceID };
+    },
+
+    getOperation(idPlatform, context) {
+      return readById("/operation/operation/platform", idPlatform, context);
+    },
+
+    getPayInInternal(idPlatform, context) {
+      return readById("/operation/operation/platform/payin", idPlatform, context);
+    },
+
+    async getOperationsByMerchantIdDeprecated(idTransactionMerchant, context) {
+      const segment = nonEmptyPathValue(idTransactionMerchant, "idTransactionMerchant");
+      const r = await transport.call({
+        method: "GET",
+        path: `/operation/operation/merhcant/${segment}`,
+        idempotent: true,
+        context,
+        idTransactionMerchant,
+        decode: (env, site) => {
+          expectOk(env, site);
+          return decodeOperationList(env.data);
+        },
+      });
+      return { operations: r.value, traceID: r.envelope.traceID };
+    },
+
+    async listOperations(request, context) {
+      const body = buildListOperationsBody(request);
+      const r = await transport.call({
+        method: "POST",
+        path: "/operation/operation/list",
+        body,
+        idempotent: true,
+        context,
+        decode: (env, site) => {
+          expectOk(env, site);
+          const operations = decodeOperationList(env.data);
+          if (env.totalNumberRecords === null) {
+            // Paging depends on it: never guess.
+            throw new SchemaMismatchError("operation list", [
+              { code: "custom", path: ["totalNumberRecords"], message: "missing", input: undefined },
+            ]);
+          }
+          return { operations, totalNumberRecords: env.totalNumberRecords };
+        },
+      });
+      return { ...r.value, traceID: r.envelope.traceID };
+    },
+
+    async getBalance(context) {
+      const r = await transport.call({
+        method: "GET",
+        path: "/balance",
+        idempotent: true,
+        context,
+        decode: (env, site) => {
+          expectOk(env, site);
+          return decodeBalance(env.data);
+        },
+      });
+      const [balance] = r.value;
+      // decodeBalance never returns an empty list
+      return { balance: balance as BalanceRecord, balances: r.value, traceID: r.envelope.traceID };
+    },
+
+    async getBanks(context) {
+      const r = await transport.call({
+        method: "GET",
+        path: "/masterdata/bank/list",
+        idempotent: true,
+        context,
+        decode: (env, site) => {
+          expectOk(env, site);
+          return decodeBanks(env.data);
+        },
+      });
+      return { banks: r.value, traceID: r.envelope.traceID };
+    },
+  };
+}

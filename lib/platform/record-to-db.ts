@@ -1,0 +1,30 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import type { ApiCallRecord, ApiCallRecorder } from "./recorder";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Stores every platform call attempt in ApiCall: what support searches by traceID. */
+export const databaseRecorder: ApiCallRecorder = {
+  async record(call: ApiCallRecord) {
+    await getDb().apiCall.create({
+      data: {
+        startedAt: call.startedAt,
+        method: call.method,
+        path: call.path,
+        requestBody: call.requestBody,
+        httpStatus: call.httpStatus,
+        envelopeStatus: call.envelopeStatus,
+        codeError: call.codeError,
+        message: call.message,
+        traceID: call.traceID,
+        latencyMs: Math.round(call.latencyMs),
+        error: call.error,
+        dialect: call.dialect,
+        actorUserId: call.actorUserId && UUID.test(call.actorUserId) ? call.actorUserId : null,
+        operationId: call.operationId && UUID.test(call.operationId) ? call.operationId : null,
+        idTransactionMerchant: call.idTransactionMerchant,
+      },
+    });
+  },
+};

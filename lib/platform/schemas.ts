@@ -1,0 +1,324 @@
+/**
+ * Response schemas (zod 4) over lossless-parsed wire values: amounts become Decimal, timestamps Date
+ * (ms) plus their original text, enums are normalised (case, `SBP` -> `sbp`). Unknown extra fields are
+ * dropped from the typed object but kept in `raw`/`rawJson` for storage.
+ */
+import { z } from "zod";
+import type { Decimal } from "@/lib/money/decimal";
+import { normalisePaymentMethod, type PaymentMethod } from "./payment-methods";
+import { parsePlatformTimestamp } from "./timestamps";
+import {
+  decimalFromWire,
+  isWireObject,
+  stringifyWire,
+  wireToRaw,
+  type RawJson,
+  type WireValue,
+} from "./wire";
+
+export const OPERATION_STATUSES = [
+  "precreated",
+  "created",
+  "booking",
+  "pending_retry",
+  "in_progress",
+  "success",
+  "failed",
+] as const;
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+export const FINAL_STATUSES: readonly OperationStatus[] = ["success", "failed"];
+export const OPERATION_TYPES = ["payIn", "payOut"] as const;
+export type OperationType = (typeof OPERATION_TYPES)[number];
+
+/** Normalises case and separators: `Success`, `IN_PROGRESS`, `inProgress` -> canonical, else null. */
+export function normaliseOperationStatus(value: string): OperationStatus | null {
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[_\s-]/g, "");
+  return OPERATION_STATUSES.find((s) => s.replace(/_/g, "") === key) ?? null;
+}
+
+export function normaliseOperationType(value: string): OperationType | null {
+  const key = value.trim().toLowerCase();
+  return OPERATION_TYPES.find((t) => t.toLowerCase() === key) ?? null;
+}
+
+/** Thrown by the decode* functions; the client turns it into a PlatformError of kind "protocol". */
+export class SchemaMismatchError extends Error {
+  override readonly name = "SchemaMismatchError";
+  constructor(
+    readonly what: string,
+    readonly issues: readonly z.core.$ZodIssue[],
+  ) {
+    super(`${what} does not match the expected shape: ${describeIssues(issues)}`);
+  }
+}
+
+export function describeIssues(issues: readonly z.core.$ZodIssue[], max = 5): string {
+  const parts = issues
+    .slice(0, max)
+    .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
+  if (issues.length > max) parts.push(`…and ${issues.length - max} more`);
+  return parts.join("; ");
+}
+
+// ---- field schemas -------------------------------------------------------------------------------
+
+const decimal = z.unknown().transform((v, ctx): Decimal => {
+  const d = decimalFromWire(v);
+  if (d) return d;
+  ctx.addIssue({ code: "custom", message: "expected a decimal number" });
+  return z.NEVER;
+});
+
+const nullableDecimal = z
+  .unknown()
+  .optional()
+  .transform((v, ctx): Decimal | null => {
+    if (v === undefined || v === null) return null;
+    const d = decimalFromWire(v);
+    if (d) return d;
+    ctx.addIssue({ code: "custom", message: "expected a decimal number or null" });
+    return z.NEVER;
+  });
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** UUID text, lower-cased (the platform prints lower case; ids are compared as text downstream). */
+export const platformIdSchema = z
+  .string()
+  .regex(GUID, "expected a UUID")
+  .transform((s) => s.toLowerCase());
+
+const timestamp = z.string().transform((text, ctx) => {
+  const date = parsePlatformTimestamp(text);
+  if (date) return { date, text };
+  ctx.addIssue({ code: "custom", message: "expected an ISO-8601 timestamp" });
+  return z.NEVER;
+});
+
+const status = z.string().transform((v, ctx): OperationStatus => {
+  const s = normaliseOperationStatus(v);
+  if (s) return s;
+  ctx.addIssue({ code: "custom", message: `unknown operation status ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
+
+const typeOperation = z.string().transform((v, ctx): OperationType => {
+  const t = normaliseOperationType(v);
+  if (t) return t;
+  ctx.addIssue({ code: "custom", message: `unknown typeOperation ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
+
+/** Known methods are normalised; an unknown one is kept verbatim so a new method never breaks reads. */
+const responsePaymentMethod = z
+  .string()
+  .transform((v): PaymentMethod | (string & {}) => normalisePaymentMethod(v) ?? v);
+
+const nullableString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
+
+const opaque = z
+  .unknown()
+  .optional()
+  .transform((v) => (v === undefined ? null : wireToRaw(v as WireValue)));
+
+// ---- resources -----------------------------------------------------------------------------------
+
+export const paymentDetailsSchema = z.object({
+  paymentMethod: responsePaymentMethod.nullish().transform((v) => v ?? null),
+  bankName: nullableString,
+  nameMediator: nullableString,
+  number: nullableString,
+  numberAdditional: opaque,
+  qRcode: opaque,
+});
+export type PaymentDetails = z.output<typeof paymentDetailsSchema>;
+
+const operationFieldsSchema = z.object({
+  id: platformIdSchema,
+  dateAdded: timestamp,
+  dateUpdated: timestamp.nullish(),
+  typeOperation,
+  status,
+  idTransactionMerchant: z.string(),
+  amountInitial: decimal,
+  amountRandomized: nullableDecimal,
+  amount: decimal,
+  amountComission: nullableDecimal,
+  currency: z.string(),
+  amountInCurrencyBalance: nullableDecimal,
+  amountComissionInCurrencyBalance: nullableDecimal,
+  exchangeRate: nullableDecimal,
+  paymentDetailsData: paymentDetailsSchema.nullish(),
+  linkPaymentForm: z.string().nullish(),
+});
+
+/**
+ * An operation as read from the platform. Amounts are exact Decimals; `null` for a secondary amount
+ * means the field was absent or null on the wire (amountInitial and amount are always present).
+ * `amountRandomized` may be 0 when randomisation is off: see `displayAmountInitial` in amounts.ts.
+ */
+export interface Operation {
+  id: string;
+  typeOperation: OperationType;
+  status: OperationStatus;
+  idTransactionMerchant: string;
+  /** Millisecond precision (sub-ms digits truncated); the exact text is in `dateAddedText`. */
+  dateAdded: Date;
+  dateAddedText: string;
+  dateUpdated: Date | null;
+  dateUpdatedText: string | null;
+  amountInitial: Decimal;
+  amountRandomized: Decimal | null;
+  amount: Decimal;
+  amountComission: Decimal | null;
+  /** As received, including `NotSet`/`NOTSET`. */
+  currency: string;
+  amountInCurrencyBalance: Decimal | null;
+  amountComissionInCurrencyBalance: Decimal | null;
+  exchangeRate: Decimal | null;
+  /** Pay-in details; null for pay-outs (absent or null on the wire). */
+  paymentDetailsData: PaymentDetails | null;
+  /** Only on payment-form responses. */
+  linkPaymentForm: string | null;
+  /** The operation object as received, numbers as exact strings: for a JSON column. */
+  raw: { [key: string]: RawJson };
+  /** The operation object re-serialised exactly (numbers as JSON numbers, digits unchanged). */
+  rawJson: string;
+}
+
+function safeParseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new SchemaMismatchError(what, result.error.issues);
+  return result.data;
+}
+
+export function decodeOperation(value: WireValue, what = "operation"): Operation {
+  if (!isWireObject(value))
+    throw new SchemaMismatchError(what, [
+      { code: "custom", path: [], message: "expected an object", input: value },
+    ]);
+  const f = safeParseOrThrow(operationFieldsSchema, value, what);
+  return {
+    id: f.id,
+    typeOperation: f.typeOperation,
+    status: f.status,
+    idTransactionMerchant: f.idTransactionMerchant,
+    dateAdded: f.dateAdded.date,
+    dateAddedText: f.dateAdded.text,
+    dateUpdated: f.dateUpdated?.date ?? null,
+    dateUpdatedText: f.dateUpdated?.text ?? null,
+    amountInitial: f.amountInitial,
+    amountRandomized: f.amountRandomized,
+    amount: f.amount,
+    amountComission: f.amountComission,
+    currency: f.currency,
+    amountInCurrencyBalance: f.amountInCurrencyBalance,
+    amountComissionInCurrencyBalance: f.amountComissionInCurrencyBalance,
+    exchangeRate: f.exchangeRate,
+    paymentDetailsData: f.paymentDetailsData ?? null,
+    linkPaymentForm: f.linkPaymentForm ?? null,
+    raw: wireToRaw(value) as { [key: string]: RawJson },
+    rawJson: stringifyWire(value),
+  };
+}
+
+/** An array of operations; `null` data reads as an empty list, a single object as a list of one. */
+export function decodeOperationList(value: WireValue, what = "operation list"): Operation[] {
+  if (value === null) return [];
+  if (isWireObject(value)) return [decodeOperation(value, `${what}[0]`)];
+  if (!Array.isArray(value))
+    throw new SchemaMismatchError(what, [
+      { code: "custom", path: [], message: "expected an array", input: value },
+    ]);
+  return value.map((item, i) => decodeOperation(item, `${what}[${i}]`));
+}
+
+/**
+ * Payment-form responses: the spec only promises `linkPaymentForm` and the status; deployments send the
+ * whole operation. `operation` is set when the data is a complete operation.
+ */
+export interface PaymentFormResult {
+  linkPaymentForm: string;
+  id: string | null;
+  status: OperationStatus | null;
+  operation: Operation | null;
+  raw: { [key: string]: RawJson };
+  rawJson: string;
+}
+
+const paymentFormSchema = z.object({
+  linkPaymentForm: z.string().min(1),
+  id: platformIdSchema.nullish(),
+  status: status.nullish(),
+});
+
+export function decodePaymentForm(value: WireValue): PaymentFormResult {
+  const f = safeParseOrThrow(paymentFormSchema, value, "payment form");
+  let operation: Operation | null = null;
+  try {
+    operation = decodeOperation(value, "payment form operation");
+  } catch (e) {
+    if (!(e instanceof SchemaMismatchError)) throw e;
+  }
+  return {
+    linkPaymentForm: f.linkPaymentForm,
+    id: f.id ?? null,
+    status: f.status ?? null,
+    operation,
+    raw: wireToRaw(value) as { [key: string]: RawJson },
+    rawJson: stringifyWire(value),
+  };
+}
+
+export const balanceRecordSchema = z.object({
+  amountInCurrencyBalance: decimal,
+  currencyBalance: z.string(),
+  amountInCurrencyPayment: decimal,
+  currencyPayment: z.string(),
+  exchangeRate: decimal,
+});
+export type BalanceRecord = z.output<typeof balanceRecordSchema>;
+
+/** The spec returns one record; an array (several balances) is accepted too. */
+export function decodeBalance(value: WireValue): BalanceRecord[] {
+  const records = safeParseOrThrow(
+    z.union([balanceRecordSchema.transform((r) => [r]), z.array(balanceRecordSchema)]),
+    value,
+    "balance",
+  );
+  if (records.length === 0)
+    throw new SchemaMismatchError("balance", [
+      { code: "custom", path: [], message: "empty balance list", input: value },
+    ]);
+  return records;
+}
+
+/** A bank directory entry; plain-string directories give `id: null`. */
+export interface Bank {
+  id: string | null;
+  name: string;
+}
+
+const bankSchema = z.union([
+  z
+    .string()
+    .min(1)
+    .transform((name): Bank => ({ id: null, name })),
+  z
+    .object({
+      id: z.string().nullish(),
+      name: z.string().min(1).optional(),
+      bankName: z.string().min(1).optional(),
+    })
+    .refine((b) => Boolean(b.name ?? b.bankName), "expected a bank name")
+    .transform((b): Bank => ({ id: b.id ?? null, name: (b.name ?? b.bankName) as string })),
+]);
+
+export function decodeBanks(value: WireValue): Bank[] {
+  return safeParseOrThrow(z.array(bankSchema), value ?? [], "bank list");
+}

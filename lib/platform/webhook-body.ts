@@ -1,0 +1,73 @@
+/**
+ * Webhook bodies. The spec sends the operation inside the response envelope; one integration received
+ * the bare operation. Accepted: spec envelope, nested envelope, bare operation. Numbers stay exact.
+ * The caller stores the raw text first (request.text()), then parses.
+ */
+import { readEnvelope } from "./envelope";
+import { SchemaMismatchError, decodeOperation, type Operation } from "./schemas";
+import { isWireObject, parseWireJson, type WireValue } from "./wire";
+
+export type WebhookBodyForm = "envelope" | "nested" | "bare";
+
+export interface WebhookBody {
+  operation: Operation;
+  traceID: string | null;
+  form: WebhookBodyForm;
+}
+
+export type WebhookBodyErrorReason =
+  "empty" | "not-json" | "not-an-object" | "not-success" | "no-operation" | "invalid-operation";
+
+export class WebhookBodyError extends Error {
+  override readonly name = "WebhookBodyError";
+  constructor(
+    readonly reason: WebhookBodyErrorReason,
+    message: string,
+    readonly traceID: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export function parseWebhookBody(text: string): WebhookBody {
+  if (text.trim() === "") throw new WebhookBodyError("empty", "Webhook body is empty");
+  let value: WireValue;
+  try {
+    value = parseWireJson(text);
+  } catch (e) {
+    throw new WebhookBodyError(
+      "not-json",
+      `Webhook body is not JSON: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  if (!isWireObject(value)) throw new WebhookBodyError("not-an-object", "Webhook body is not a JSON object");
+
+  const envelope = readEnvelope(value);
+  if (envelope) {
+    const form: WebhookBodyForm = envelope.dialect === "nested" ? "nested" : "envelope";
+    if (!envelope.ok) {
+      throw new WebhookBodyError(
+        "not-success",
+        `Webhook envelope has status ${envelope.status} (${envelope.codeError ?? "no code"})`,
+        envelope.traceID,
+      );
+    }
+    if (!isWireObject(envelope.data))
+      throw new WebhookBodyError(
+        "no-operation",
+        "Webhook envelope carries no operation object",
+        envelope.traceID,
+      );
+    return { operation: decode(envelope.data, envelope.traceID), traceID: envelope.traceID, form };
+  }
+  return { operation: decode(value, null), traceID: null, form: "bare" };
+}
+
+function decode(value: WireValue, traceID: string | null): Operation {
+  try {
+    return decodeOperation(value, "webhook operation");
+  } catch (e) {
+    if (e instanceof SchemaMismatchError) throw new WebhookBodyError("invalid-operation", e.message, traceID);
+    throw e;
+  }
+}

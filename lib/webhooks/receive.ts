@@ -1,0 +1,108 @@
+import "server-only";
+import { timingSafeEqual } from "node:crypto";
+import { getDb } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
+import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
+import { getSettings } from "@/lib/settings/settings";
+import { ipAllowed } from "@/lib/webhooks/source-ip";
+
+// Bodies above the limit are answered 400 and kept (up to this many characters) for audit.
+const STORED_BODY_LIMIT = 1_048_576;
+const KEPT_HEADERS = ["content-type", "content-length", "user-agent", "x-forwarded-for", "x-request-id"];
+
+export type IncomingWebhook = {
+  body: string;
+  bodyBytes: number;
+  headers: Headers;
+  sourceIp: string | null;
+  /** The secret path segment the request used, if any. */
+  pathSecret: string | null;
+};
+
+export type ReceiveResult = {
+  httpStatus: 200 | 400 | 401 | 403 | 404;
+  deliveryId: bigint;
+  outcome: WebhookOutcome;
+};
+
+function sameSecret(given: string | null, expected: string): boolean {
+  if (given === null) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function keptHeaders(headers: Headers) {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) kept[name] = value;
+  }
+  kept.authorization = headers.has("authorization") ? "[present]" : "[absent]";
+  return kept;
+}
+
+export type ReceiveConfig = { pathSecret: string | null; maxBodyBytes: number };
+
+function configFromEnv(): ReceiveConfig {
+  const env = getEnv();
+  return { pathSecret: env.WEBHOOK_PATH_SECRET ?? null, maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES };
+}
+
+/** Checks a webhook request and persists it raw before anything else; processing happens in a job. */
+export async function receiveWebhook(
+  incoming: IncomingWebhook,
+  config = configFromEnv(),
+): Promise<ReceiveResult> {
+  const settings = await getSettings();
+  let httpStatus: ReceiveResult["httpStatus"] = 200;
+  let outcome: WebhookOutcome = "received";
+  let detail: string | null = null;
+  let parsed: ReturnType<typeof parseWebhookBody> | null = null;
+
+  if (config.pathSecret && !sameSecret(incoming.pathSecret, config.pathSecret)) {
+    [httpStatus, outcome, detail] = [404, "rejected", "wrong or missing secret path segment"];
+  } else if (!ipAllowed(incoming.sourceIp, settings.webhookAllowedIps)) {
+    [httpStatus, outcome, detail] = [
+      403,
+      "rejected",
+      `source IP ${incoming.sourceIp ?? "unknown"} is not in the allowlist`,
+    ];
+  } else if (
+    settings.webhookBearerToken &&
+    !sameSecret(incoming.headers.get("authorization"), `Bearer ${settings.webhookBearerToken}`)
+  ) {
+    [httpStatus, outcome, detail] = [401, "rejected", "missing or wrong bearer token"];
+  } else if (incoming.bodyBytes > config.maxBodyBytes) {
+    [httpStatus, outcome, detail] = [
+      400,
+      "malformed",
+      `body of ${incoming.bodyBytes} bytes exceeds ${config.maxBodyBytes}`,
+    ];
+  } else {
+    try {
+      parsed = parseWebhookBody(incoming.body);
+    } catch (error) {
+      if (!(error instanceof WebhookBodyError)) throw error;
+      [httpStatus, outcome, detail] = [400, "malformed", error.message];
+    }
+  }
+
+  const delivery = await getDb().webhookDelivery.create({
+    data: {
+      sourceIp: incoming.sourceIp,
+      headers: keptHeaders(incoming.headers),
+      body: incoming.body.slice(0, STORED_BODY_LIMIT),
+      bodyBytes: incoming.bodyBytes,
+      outcome,
+      outcomeDetail: detail,
+      operationId: parsed?.operation.id ?? null,
+      operationStatus: parsed?.operation.status ?? null,
+      traceID: parsed?.traceID ?? null,
+      processedAt: outcome === "received" ? null : new Date(),
+    },
+    select: { id: true },
+  });
+  return { httpStatus, deliveryId: delivery.id, outcome };
+}

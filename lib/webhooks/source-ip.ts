@@ -1,0 +1,26 @@
+import { BlockList, isIP } from "node:net";
+
+/**
+ * The client address as seen by the nearest proxy: the right-most X-Forwarded-For entry. Next.js sets
+ * that header from the socket when no proxy did; behind a proxy, the proxy must set it.
+ */
+export function sourceIpFrom(headers: Headers): string | null {
+  const forwarded = headers.get("x-forwarded-for");
+  const last = forwarded?.split(",").at(-1)?.trim();
+  if (!last) return null;
+  return last.startsWith("::ffff:") && isIP(last.slice(7)) === 4 ? last.slice(7) : last;
+}
+
+/** True when the address is inside one of the CIDRs (or equal to one of the plain addresses). */
+export function ipAllowed(ip: string | null, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  if (!ip || !isIP(ip)) return false;
+  const list = new BlockList();
+  for (const entry of allowed) {
+    const [address, bits] = entry.split("/") as [string, string | undefined];
+    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (bits === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(bits), family);
+  }
+  return list.check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
+}

@@ -1,0 +1,225 @@
+import { randomUUID } from "node:crypto";
+import { beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import type { PlatformClient } from "@/lib/platform/client";
+import type { Operation } from "@/lib/platform/schemas";
+import { MAX_PROCESSING_ATTEMPTS, processPendingWebhooks } from "@/lib/webhooks/process";
+import { receiveWebhook, type ReceiveConfig } from "@/lib/webhooks/receive";
+import { ipAllowed } from "@/lib/webhooks/source-ip";
+import { snapshot } from "../../support/operations";
+
+const config: ReceiveConfig = { pathSecret: null, maxBodyBytes: 65_536 };
+const db = getDb();
+
+function envelope(op: Operation, traceID = randomUUID()) {
+  return JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID });
+}
+
+function deliver(
+  body: string,
+  extra: { headers?: Record<string, string>; ip?: string; pathSecret?: string } = {},
+  cfg = config,
+) {
+  return receiveWebhook(
+    {
+      body,
+      bodyBytes: Buffer.byteLength(body),
+      headers: new Headers({ "content-type": "application/json", ...extra.headers }),
+      sourceIp: extra.ip ?? "203.0.113.10",
+      pathSecret: extra.pathSecret ?? null,
+    },
+    cfg,
+  );
+}
+
+/** A platform whose GET by id answers from a map (or fails when the map says so). */
+function platformReading(
+  truth: Map<string, Operation | "fail" | null>,
+): Pick<PlatformClient, "getOperation"> {
+  return {
+    async getOperation(id: string) {
+      const value = truth.get(id);
+      if (value === "fail") throw new Error("connection reset");
+      return { operation: value ?? null, traceID: `readback-${id}` };
+    },
+  };
+}
+
+beforeEach(async () => {
+  await db.webhookDelivery.deleteMany();
+  await db.setting.deleteMany();
+});
+
+describe("webhook receiver: store raw first, then answer", () => {
+  it("stores an enveloped event with its operation, status and traceID and answers 200", async () => {
+    const op = snapshot({ status: "in_progress" });
+    const result = await deliver(envelope(op, "11111111-2222-4333-8444-555555555555"));
+    expect(result.httpStatus).toBe(200);
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({
+      outcome: "received",
+      operationId: op.id,
+      operationStatus: "in_progress",
+      traceID: "11111111-2222-4333-8444-555555555555",
+      sourceIp: "203.0.113.10",
+    });
+    expect(row.body).toBe(envelope(op, "11111111-2222-4333-8444-555555555555"));
+    expect(await db.operation.findUnique({ where: { id: op.id } })).toBeNull();
+  });
+
+  it("accepts the bare operation body of the wire notes", async () => {
+    const op = snapshot({ status: "in_progress" });
+    const result = await deliver(op.rawJson);
+    expect(result).toMatchObject({ httpStatus: 200, outcome: "received" });
+  });
+
+  it.each([
+    ["not JSON", "{nope"],
+    ["empty", ""],
+    ["an array", "[1,2]"],
+    [
+      "an operation without id",
+      JSON.stringify({ status: "Success", data: { status: "success" }, traceID: "t" }),
+    ],
+  ])("answers 400 to %s, keeps it for audit and applies nothing", async (_name, body) => {
+    const result = await deliver(body);
+    expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row.body).toBe(body);
+    expect(row.outcomeDetail).toBeTruthy();
+    expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
+  });
+
+  it("answers 400 to an oversized body and keeps it", async () => {
+    const body = JSON.stringify({ pad: "x".repeat(70_000) });
+    const result = await deliver(body);
+    expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
+    expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } })).bodyBytes).toBe(
+      Buffer.byteLength(body),
+    );
+  });
+
+  it("rejects a source outside the IP allowlist, stores it as rejected and changes nothing", async () => {
+    await db.setting.create({
+      data: { key: "webhookAllowedIps", value: ["198.51.100.0/24", "2001:db8::/32"] },
+    });
+    const op = snapshot({ status: "in_progress" });
+    expect(await deliver(envelope(op), { ip: "203.0.113.10" })).toMatchObject({
+      httpStatus: 403,
+      outcome: "rejected",
+    });
+    expect(await deliver(envelope(op), { ip: "198.51.100.77" })).toMatchObject({
+      httpStatus: 200,
+      outcome: "received",
+    });
+    expect(await deliver(envelope(op), { ip: "2001:db8::5" })).toMatchObject({
+      httpStatus: 200,
+      outcome: "received",
+    });
+    expect(await db.webhookDelivery.count({ where: { outcome: "rejected" } })).toBe(1);
+  });
+
+  it("requires the bearer token when one is configured", async () => {
+    await db.setting.create({ data: { key: "webhookBearerToken", value: "s3cret-token" } });
+    const op = snapshot({ status: "in_progress" });
+    expect(await deliver(envelope(op))).toMatchObject({ httpStatus: 401, outcome: "rejected" });
+    expect(await deliver(envelope(op), { headers: { authorization: "Bearer wrong" } })).toMatchObject({
+      httpStatus: 401,
+    });
+    expect(await deliver(envelope(op), { headers: { authorization: "Bearer s3cret-token" } })).toMatchObject({
+      httpStatus: 200,
+    });
+    const stored = await db.webhookDelivery.findFirstOrThrow({ where: { outcome: "received" } });
+    expect(JSON.stringify(stored.headers)).not.toContain("s3cret-token");
+  });
+
+  it("requires the secret path segment when one is configured", async () => {
+    const cfg = { ...config, pathSecret: "path-secret-0123456789" };
+    const op = snapshot({ status: "in_progress" });
+    expect(await deliver(envelope(op), {}, cfg)).toMatchObject({ httpStatus: 404, outcome: "rejected" });
+    expect(await deliver(envelope(op), { pathSecret: "path-secret-0123456789" }, cfg)).toMatchObject({
+      httpStatus: 200,
+    });
+  });
+});
+
+describe("webhook processing job", () => {
+  it("applies a non-final event, marks a repeated one as duplicate and an older one as stale", async () => {
+    const id = randomUUID();
+    await deliver(envelope(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" })));
+    await deliver(envelope(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" })));
+    await deliver(envelope(snapshot({ id, status: "created", dateUpdated: "2026-11-20T10:00:00.000Z" })));
+    expect(await processPendingWebhooks(platformReading(new Map()))).toBe(3);
+    const outcomes = (await db.webhookDelivery.findMany({ orderBy: { id: "asc" } })).map((d) => d.outcome);
+    expect(outcomes).toEqual(["applied", "duplicate", "stale"]);
+    expect((await db.operation.findUniqueOrThrow({ where: { id } })).status).toBe("in_progress");
+  });
+
+  it("confirms a final status by GET before applying it and records both traceIDs", async () => {
+    const id = randomUUID();
+    const final = snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:09:00.000Z" });
+    const result = await deliver(envelope(final, "22222222-2222-4333-8444-555555555555"));
+    await processPendingWebhooks(platformReading(new Map([[id, final]])));
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({
+      outcome: "applied",
+      traceID: "22222222-2222-4333-8444-555555555555",
+      readBackTraceID: `readback-${id}`,
+    });
+    const history = await db.operationStatusChange.findMany({ where: { operationId: id } });
+    expect(history.map((h) => [h.toStatus, h.source, h.sourceRef])).toEqual([
+      ["success", "readBack", `readback-${id}`],
+    ]);
+  });
+
+  it("applies the read-back when it disagrees with the webhook and flags the delivery", async () => {
+    const id = randomUUID();
+    await deliver(envelope(snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:09:00.000Z" })));
+    const truth = snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:08:00.000Z" });
+    await processPendingWebhooks(platformReading(new Map([[id, truth]])));
+    const row = await db.webhookDelivery.findFirstOrThrow();
+    expect(row.outcome).toBe("disagreement");
+    expect(row.outcomeDetail).toBe(
+      "webhook said success, read-back says in_progress (applied the read-back)",
+    );
+    expect((await db.operation.findUniqueOrThrow({ where: { id } })).status).toBe("in_progress");
+  });
+
+  it("flags a final event for an operation the platform does not know, and applies nothing", async () => {
+    const id = randomUUID();
+    await deliver(envelope(snapshot({ id, status: "failed" })));
+    await processPendingWebhooks(platformReading(new Map([[id, null]])));
+    expect((await db.webhookDelivery.findFirstOrThrow()).outcome).toBe("disagreement");
+    expect(await db.operation.findUnique({ where: { id } })).toBeNull();
+  });
+
+  it("keeps an event whose read-back fails for a later pass, and gives up only after the attempts", async () => {
+    const id = randomUUID();
+    await deliver(envelope(snapshot({ id, status: "success" })));
+    const failing = platformReading(new Map([[id, "fail"]]));
+    await processPendingWebhooks(failing, 1);
+    expect(await db.webhookDelivery.findFirstOrThrow()).toMatchObject({
+      outcome: "received",
+      processingAttempts: 1,
+    });
+    for (let i = 1; i < MAX_PROCESSING_ATTEMPTS; i++) await processPendingWebhooks(failing, 1);
+    expect(await db.webhookDelivery.findFirstOrThrow()).toMatchObject({
+      outcome: "failed",
+      processingAttempts: MAX_PROCESSING_ATTEMPTS,
+    });
+  });
+});
+
+describe("ipAllowed", () => {
+  it.each([
+    ["10.1.2.3", ["10.0.0.0/8"], true],
+    ["11.1.2.3", ["10.0.0.0/8"], false],
+    ["192.0.2.1", ["192.0.2.1"], true],
+    ["2001:db8::1", ["2001:db8::/32"], true],
+    ["2001:db9::1", ["2001:db8::/32"], false],
+    [null, ["10.0.0.0/8"], false],
+    ["anything", [], true],
+  ] as const)("%s in %o -> %s", (ip, list, allowed) => {
+    expect(ipAllowed(ip, list)).toBe(allowed);
+  });
+});

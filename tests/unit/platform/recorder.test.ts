@@ -1,0 +1,61 @@
+import { describe, expect, test } from "vitest";
+import { InMemoryRecorder, maskNumber, maskRequestBody } from "@/lib/platform/recorder";
+import { LosslessNumber } from "@/lib/platform/wire";
+
+describe("masking", () => {
+  test.each([
+    ["4111111111111234", "************1234"],
+    ["+79001234567", "********4567"],
+    ["40817810099910004312", "****************4312"],
+    ["1234", "****"],
+    ["", ""],
+  ])("maskNumber(%s) = %s", (input, masked) => {
+    expect(maskNumber(input)).toBe(masked);
+  });
+
+  test("request body: recipient number masked, amount exact, other fields kept", () => {
+    const masked = maskRequestBody({
+      paymentMethod: "toCard",
+      amount: new LosslessNumber("922337203685477.5807"),
+      number: "4111111111111234",
+      bankName: "Sber",
+      nested: { number: "+79001234567" },
+    });
+    expect(masked).toBe(
+      `{"paymentMethod":"toCard","amount":922337203685477.5807,"number":"************1234","bankName":"Sber","nested":{"number":"********4567"}}`,
+    );
+    expect(masked).not.toContain("4111111111111234");
+  });
+
+  test("no body -> null", () => {
+    expect(maskRequestBody(undefined)).toBeNull();
+  });
+});
+
+describe("InMemoryRecorder", () => {
+  test("finds records by traceID", () => {
+    const r = new InMemoryRecorder();
+    const base = {
+      method: "GET" as const,
+      path: "/balance",
+      requestBody: null,
+      httpStatus: 200,
+      envelopeStatus: "Success",
+      codeError: null,
+      message: null,
+      latencyMs: 3,
+      actorUserId: null,
+      operationId: null,
+      idTransactionMerchant: null,
+      error: null,
+      startedAt: new Date(),
+      dialect: "spec" as const,
+      attempt: 1,
+    };
+    r.record({ ...base, traceID: "a" });
+    r.record({ ...base, traceID: "b" });
+    expect(r.byTraceID("b")).toHaveLength(1);
+    r.clear();
+    expect(r.calls).toHaveLength(0);
+  });
+});
