@@ -1,0 +1,130 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
+import type { Operation } from "@/lib/platform/schemas";
+import { judgeSnapshot, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
+import { snapshotToRow } from "@/lib/operations/snapshot-row";
+
+export type MirrorState = {
+  status: OperationStatus;
+  dateUpdated: Date | null;
+  amount: string;
+  amountInCurrencyBalance: string | null;
+};
+
+export type BatchItemResult = { op: Operation; outcome: ApplyOutcome; before: MirrorState | null };
+
+const COLUMNS = [
+  "id",
+  "dateAdded",
+  "dateUpdated",
+  "typeOperation",
+  "status",
+  "idTransactionMerchant",
+  "amountInitial",
+  "amountRandomized",
+  "amount",
+  "amountComission",
+  "currency",
+  "amountInCurrencyBalance",
+  "amountComissionInCurrencyBalance",
+  "exchangeRate",
+  "paymentMethod",
+  "detailsBankName",
+  "detailsNameMediator",
+  "detailsNumber",
+  "detailsNumberAdditional",
+  "detailsQrCode",
+  "linkPaymentForm",
+  "raw",
+  "lastSource",
+  "firstSeenAt",
+  "mirroredAt",
+  "stuckFlaggedAt",
+] as const;
+const KEPT_ON_UPDATE = new Set(["id", "firstSeenAt", "paymentMethod", "stuckFlaggedAt"]);
+const quoted = COLUMNS.map((c) => `"${c}"`).join(", ");
+const updates = COLUMNS.filter((c) => !KEPT_ON_UPDATE.has(c))
+  .map((c) => `"${c}" = EXCLUDED."${c}"`)
+  .concat(`"paymentMethod" = COALESCE(EXCLUDED."paymentMethod", "Operation"."paymentMethod")`)
+  .concat(
+    `"stuckFlaggedAt" = CASE WHEN EXCLUDED.status IN ('success', 'failed') THEN NULL ELSE "Operation"."stuckFlaggedAt" END`,
+  )
+  .join(", ");
+const UPSERT = `INSERT INTO "Operation" (${quoted})
+  SELECT ${quoted} FROM json_populate_recordset(NULL::"Operation", $1::json)
+  ON CONFLICT (id) DO UPDATE SET ${updates}`;
+
+/**
+ * The batch form of applySnapshot for reconciliation pages: the same rules (judgeSnapshot), the same
+ * per-operation locks, one transaction and three statements per batch instead of several per operation.
+ */
+export async function applySnapshotsBatch(
+  ops: Operation[],
+  source: SnapshotSource,
+  sourceRef: string | null,
+): Promise<BatchItemResult[]> {
+  const unique = [...new Map(ops.map((op) => [op.id, op])).values()];
+  if (unique.length === 0) return [];
+  const ids = unique.map((op) => op.id).sort();
+  return getDb().$transaction(
+    async (tx) => {
+      await tx.$executeRawUnsafe(
+        `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370))) FROM (SELECT unnest($1::text[]) AS id ORDER BY 1) AS sorted`,
+        ids,
+      );
+      const rows = await tx.operation.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, status: true, dateUpdated: true, amount: true, amountInCurrencyBalance: true },
+      });
+      const current = new Map(
+        rows.map((r) => [
+          r.id,
+          {
+            status: r.status,
+            dateUpdated: r.dateUpdated,
+            amount: r.amount.toFixed(),
+            amountInCurrencyBalance: r.amountInCurrencyBalance?.toFixed() ?? null,
+          },
+        ]),
+      );
+      const now = new Date().toISOString();
+      const results: BatchItemResult[] = [];
+      const writes: object[] = [];
+      const history: {
+        operationId: string;
+        fromStatus: OperationStatus | null;
+        toStatus: OperationStatus;
+        source: SnapshotSource;
+        sourceRef: string | null;
+        platformDateUpdated: Date | null;
+      }[] = [];
+      for (const op of unique) {
+        const before = current.get(op.id) ?? null;
+        const outcome = before ? judgeSnapshot(before, op) : "inserted";
+        results.push({ op, outcome, before });
+        if (outcome !== "inserted" && outcome !== "updated") continue;
+        writes.push({
+          ...snapshotToRow(op, source, null),
+          firstSeenAt: now,
+          mirroredAt: now,
+          stuckFlaggedAt: null,
+        });
+        if (!before || before.status !== op.status) {
+          history.push({
+            operationId: op.id,
+            fromStatus: before?.status ?? null,
+            toStatus: op.status,
+            source,
+            sourceRef,
+            platformDateUpdated: op.dateUpdated,
+          });
+        }
+      }
+      if (writes.length > 0) await tx.$executeRawUnsafe(UPSERT, JSON.stringify(writes));
+      if (history.length > 0) await tx.operationStatusChange.createMany({ data: history });
+      return results;
+    },
+    { timeout: 60_000 },
+  );
+}

@@ -1,0 +1,154 @@
+import "server-only";
+import pg from "pg";
+import { getDb } from "@/lib/db";
+import { getDatabaseUrl } from "@/lib/env";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
+import { applySnapshotsBatch } from "@/lib/operations/apply-batch";
+import type { PlatformClient } from "@/lib/platform/client";
+import { findDrift } from "@/lib/reconcile/drift";
+import { walkOperations } from "@/lib/reconcile/walk";
+
+const RUNNER_LOCK = 7_370_001;
+
+export type ReconcileOptions = {
+  kind: ReconciliationKind;
+  platform: Pick<PlatformClient, "listOperations">;
+  take?: number;
+  /** Incremental runs re-read this much before their stop point. */
+  overlapMinutes?: number;
+  /** An operation is expected in the mirror once it has been unchanged this long (webhooks had time). */
+  graceMinutes?: number;
+  triggeredById?: string | null;
+  now?: () => Date;
+};
+
+export type ReconcileResult =
+  | {
+      status: "completed";
+      runId: string;
+      pages: number;
+      operationsSeen: number;
+      inserted: number;
+      updated: number;
+      drift: number;
+      stopReason: string;
+    }
+  | { status: "skipped"; reason: string };
+
+/** Holds a session advisory lock on its own connection: one runner across all instances. */
+async function withRunnerLock<T>(fn: () => Promise<T>): Promise<T | null> {
+  const client = new pg.Client({ connectionString: getDatabaseUrl() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+      RUNNER_LOCK,
+    ]);
+    if (!rows[0]?.locked) return null;
+    return await fn();
+  } finally {
+    await client.end();
+  }
+}
+
+/** Where an incremental run may stop: before both the last reconciled point and the oldest open operation. */
+async function incrementalLowerBound(overlapMinutes: number): Promise<Date | null> {
+  const db = getDb();
+  const last = await db.reconciliationRun.findFirst({
+    where: { status: "completed", watermark: { not: null } },
+    orderBy: { startedAt: "desc" },
+  });
+  if (!last?.watermark) return null;
+  const oldestOpen = await db.operation.findFirst({
+    where: { status: { notIn: ["success", "failed"] } },
+    orderBy: { dateAdded: "asc" },
+    select: { dateAdded: true },
+  });
+  const bound = oldestOpen && oldestOpen.dateAdded < last.watermark ? oldestOpen.dateAdded : last.watermark;
+  return new Date(bound.getTime() - overlapMinutes * 60_000);
+}
+
+export async function runReconciliation(options: ReconcileOptions): Promise<ReconcileResult> {
+  const result = await withRunnerLock(() => reconcile(options));
+  return result ?? { status: "skipped", reason: "another reconciliation is running" };
+}
+
+async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
+  const db = getDb();
+  const now = options.now ?? (() => new Date());
+  // We hold the lock: any run still marked running was interrupted.
+  await db.reconciliationRun.updateMany({
+    where: { status: "running" },
+    data: { status: "failed", error: "interrupted", finishedAt: now() },
+  });
+  const mirrorWasReconciled = (await db.reconciliationRun.count({ where: { status: "completed" } })) > 0;
+  const lowerBound =
+    options.kind === "incremental" ? await incrementalLowerBound(options.overlapMinutes ?? 10) : null;
+  const run = await db.reconciliationRun.create({
+    data: { kind: options.kind, triggeredById: options.triggeredById ?? null },
+  });
+  const graceCutoff = new Date(now().getTime() - (options.graceMinutes ?? 10) * 60_000);
+  const counters = { pages: 0, operationsSeen: 0, inserted: 0, updated: 0 };
+  let drift = 0;
+  let watermark: Date | null = null;
+  let stopReason = "reached the end of the list";
+  const seen: string[] = [];
+  try {
+    const pages = walkOperations(options.platform, {
+      take: options.take ?? 1000,
+      stop: (page) => {
+        const oldest = page.operations.at(-1)?.dateAdded;
+        if (lowerBound && oldest && oldest < lowerBound) {
+          stopReason = `passed ${lowerBound.toISOString()} (last reconciled point and oldest open operation, with overlap)`;
+          return true;
+        }
+        return false;
+      },
+    });
+    for await (const page of pages) {
+      const results = await applySnapshotsBatch(page.operations, "reconciliation", page.traceID);
+      const findings = findDrift(results, { graceCutoff, mirrorWasReconciled });
+      if (findings.length > 0) {
+        await db.driftItem.createMany({
+          data: findings.map((f) => ({
+            ...f,
+            runId: run.id,
+            mirrorValue: (f.mirrorValue ?? undefined) as Prisma.InputJsonValue | undefined,
+            platformValue: f.platformValue as Prisma.InputJsonValue,
+          })),
+        });
+      }
+      drift += findings.length;
+      watermark ??= page.operations[0]?.dateAdded ?? null;
+      counters.pages += 1;
+      counters.operationsSeen += page.operations.length;
+      counters.inserted += results.filter((r) => r.outcome === "inserted").length;
+      counters.updated += results.filter((r) => r.outcome === "updated").length;
+      if (options.kind === "full") for (const op of page.operations) seen.push(op.id);
+      await db.reconciliationRun.update({ where: { id: run.id }, data: counters });
+    }
+    if (options.kind === "full") drift += await recordMissingOnPlatform(run.id, seen, graceCutoff);
+    await db.reconciliationRun.update({
+      where: { id: run.id },
+      data: { ...counters, status: "completed", finishedAt: now(), watermark, stopReason },
+    });
+    return { status: "completed", runId: run.id, ...counters, drift, stopReason };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await db.reconciliationRun.update({
+      where: { id: run.id },
+      data: { ...counters, status: "failed", finishedAt: now(), error: message },
+    });
+    throw error;
+  }
+}
+
+/** After a full walk: mirrored operations the platform's list no longer has. */
+async function recordMissingOnPlatform(runId: string, seen: string[], graceCutoff: Date): Promise<number> {
+  return getDb().$executeRaw`
+    INSERT INTO "DriftItem" (id, "runId", "operationId", kind, "mirrorValue")
+    SELECT gen_random_uuid(), ${runId}::uuid, o.id, 'missingOnPlatform',
+           jsonb_build_object('status', o.status, 'amount', o.amount::text, 'dateAdded', o."dateAdded")
+    FROM "Operation" o
+    WHERE o."dateAdded" < ${graceCutoff} AND NOT (o.id = ANY(${seen}::uuid[]))`;
+}
