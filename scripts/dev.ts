@@ -8,6 +8,7 @@ import { seedDemoUsers } from "./lib/demo-users";
 import { migrate } from "./lib/migrations";
 import { devAuthSecret } from "./lib/dev-secret";
 import { startDevSandbox } from "./lib/dev-sandbox";
+import { startWorker } from "../lib/jobs/worker";
 
 const log = (line: string) => console.log(`[paydesk] ${line}`);
 const stops: Array<() => Promise<void>> = [];
@@ -31,8 +32,9 @@ async function main(): Promise<void> {
 
   process.env.AUTH_SECRET ||= await devAuthSecret(dataDir);
 
+  const port = process.env.PORT ?? "3000";
   if (!process.env.PLATFORM_BASE_URL) {
-    const sandbox = await startDevSandbox(dataDir);
+    const sandbox = await startDevSandbox(dataDir, `http://127.0.0.1:${port}/api/webhooks/platform`);
     stops.push(sandbox.stop);
     process.env.PLATFORM_BASE_URL = sandbox.url;
     process.env.PLATFORM_TOKEN = sandbox.token;
@@ -45,7 +47,10 @@ async function main(): Promise<void> {
   log("demo users (email / password):");
   for (const u of users) log(`  ${u.role.padEnd(8)} ${u.email} / ${u.password}`);
 
-  const port = process.env.PORT ?? "3000";
+  const worker = await startWorker();
+  stops.push(worker.stop);
+  log("background jobs running in-process (webhooks, reconciliation, balance snapshots, stuck checks)");
+
   const next = spawn(
     process.execPath,
     [path.join(projectRoot, "node_modules/next/dist/bin/next"), "dev", "-p", port],

@@ -11,6 +11,7 @@ import { seedDemoUsers } from "./lib/demo-users";
 import { freePort } from "./lib/embedded-postgres";
 import { migrate } from "./lib/migrations";
 import { startTestSandbox } from "./lib/dev-sandbox";
+import { startWorker } from "../lib/jobs/worker";
 
 const log = (line: string) => console.log(`[e2e] ${line}`);
 const cleanups: Array<() => Promise<void>> = [];
@@ -76,10 +77,10 @@ async function main(): Promise<void> {
   await migrate(db.url);
   await seedDemoUsers();
 
-  const sandbox = await startTestSandbox();
+  const port = await freePort();
+  const sandbox = await startTestSandbox(`http://127.0.0.1:${port}/api/webhooks/platform`);
   cleanups.push(sandbox.stop);
 
-  const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NEXT_TELEMETRY_DISABLED: "1",
@@ -103,6 +104,9 @@ async function main(): Promise<void> {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForServer(`${baseUrl}/login`, server);
+  Object.assign(process.env, env);
+  const worker = await startWorker({ webhookLoops: 1 });
+  cleanups.push(worker.stop);
   log(`serving on ${baseUrl}; running Playwright in ${executablePath}`);
   await run(
     process.execPath,

@@ -15,7 +15,11 @@ export type AuditEntry = {
 };
 
 /** Appends one audit entry; call it inside the transaction that makes the change. */
-export async function audit(tx: Prisma.TransactionClient, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function audit(
+  tx: Pick<Prisma.TransactionClient, "auditLog">,
+  actor: Actor,
+  entry: AuditEntry,
+): Promise<void> {
   await tx.auditLog.create({
     data: { actorUserId: actor.userId, actorEmail: actor.email, ip: actor.ip ?? null, ...entry },
   });

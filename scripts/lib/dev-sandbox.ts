@@ -4,25 +4,38 @@ import { createSandbox } from "../../sandbox";
 
 export type RunningSandbox = { url: string; token: string; stop: () => Promise<void> };
 
-async function start(options: Parameters<typeof createSandbox>[0]): Promise<RunningSandbox> {
+async function start(
+  options: Parameters<typeof createSandbox>[0],
+  webhookUrl: string | null,
+): Promise<RunningSandbox> {
   const sandbox = await createSandbox(options);
   const demo = sandbox.merchants().find((m) => m.id === "demo");
   if (!demo) throw new Error("The sandbox has no `demo` merchant.");
+  if (webhookUrl) {
+    // The demo merchant's default webhook URL (the platform's personal-account setting) is this console.
+    const response = await fetch(`${sandbox.url}/__sandbox/merchants/demo`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ webhookUrl }),
+    });
+    if (!response.ok)
+      throw new Error(`Could not set the sandbox webhook URL: ${response.status} ${await response.text()}`);
+  }
   return { url: sandbox.url, token: demo.token, stop: sandbox.stop };
 }
 
 /** State in .data/sandbox survives restarts, so the mirror never disagrees with a sandbox that forgot. */
-export async function startDevSandbox(dataDir: string): Promise<RunningSandbox> {
+export async function startDevSandbox(dataDir: string, webhookUrl: string): Promise<RunningSandbox> {
   const stateFile = path.join(dataDir, "sandbox/state.json");
   const port = Number(process.env.SANDBOX_PORT ?? 4010);
   try {
-    return await start({ port, stateFile, autopilot: true });
+    return await start({ port, stateFile, autopilot: true }, webhookUrl);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-    return start({ port: 0, stateFile, autopilot: true });
+    return start({ port: 0, stateFile, autopilot: true }, webhookUrl);
   }
 }
 
-export function startTestSandbox(): Promise<RunningSandbox> {
-  return start({ port: 0 });
+export function startTestSandbox(webhookUrl: string | null = null): Promise<RunningSandbox> {
+  return start({ port: 0, webhookRetry: { baseMs: 200, attempts: 6 } }, webhookUrl);
 }

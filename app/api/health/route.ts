@@ -1,12 +1,13 @@
 import { NextResponse } from "next/server";
-import { describeDatabaseProblem } from "@/lib/db-check";
-import { getEnv } from "@/lib/env";
+import { checkHealth } from "@/lib/health";
 
 export const dynamic = "force-dynamic";
 
-/** Liveness for load balancers: 200 when the database answers, 503 naming the failing part otherwise. */
+/** For load balancers and monitoring: 200 when every part is healthy, 503 naming the failing parts. */
 export async function GET() {
-  const problem = await describeDatabaseProblem(getEnv().DATABASE_URL, 2000);
-  const body = { status: problem ? "fail" : "ok", checks: { database: problem ? "fail" : "ok" } };
-  return NextResponse.json(body, { status: problem ? 503 : 200 });
+  const health = await checkHealth();
+  return NextResponse.json(
+    { status: health.ok ? "ok" : "fail", failing: health.failing, checks: health.parts },
+    { status: health.ok ? 200 : 503 },
+  );
 }

@@ -34,7 +34,7 @@ class FakeList implements Pick<PlatformClient, "listOperations"> {
 
 // Minutes after 1990-01-01: a period no other test uses, so counts here are exact.
 const minute = (m: number) => new Date(Date.UTC(1990, 0, 1) + m * 60_000).toISOString();
-const make = (m: number, status = "success", id = randomUUID()) =>
+const make = (m: number, status = "success", id: string = randomUUID()) =>
   snapshot({ id, status, dateAdded: minute(m), dateUpdated: minute(m + 1) });
 
 beforeEach(async () => {
@@ -102,7 +102,7 @@ describe("runReconciliation", () => {
 
   it("records drift: missed status changes, disagreeing finals, amount differences and missing operations", async () => {
     const list = new FakeList();
-    const ids = Array.from({ length: 6 }, () => randomUUID());
+    const ids: string[] = Array.from({ length: 6 }, () => randomUUID());
     ids.forEach((id, i) => list.add(make(i, "in_progress", id)));
     await runReconciliation({ kind: "full", platform: list, now: () => new Date("1990-02-01") });
 

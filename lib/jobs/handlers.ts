@@ -1,0 +1,34 @@
+import "server-only";
+import { getBalanceCached } from "@/lib/balance/cached";
+import { getDb } from "@/lib/db";
+import { getLog } from "@/lib/log";
+import { resolvePendingIntent } from "@/lib/operations/create-once";
+import { flagStuckOperations } from "@/lib/operations/stuck";
+import type { PlatformClient } from "@/lib/platform/client";
+import { runReconciliation } from "@/lib/reconcile/run";
+import { getSettings } from "@/lib/settings/settings";
+import type { JobName } from "@/lib/jobs/schedules";
+
+// An intent whose answer was lost is checked again once it is this old (the request may still be in flight).
+const PENDING_INTENT_AGE_MS = 30_000;
+
+export function jobHandlers(platform: PlatformClient): Record<JobName, () => Promise<unknown>> {
+  return {
+    reconcileIncremental: () => runReconciliation({ kind: "incremental", platform }),
+    reconcileFull: () => runReconciliation({ kind: "full", platform }),
+    balanceSnapshot: () => getBalanceCached(platform),
+    stuckOperations: async () => flagStuckOperations((await getSettings()).stuckOperationMinutes),
+    pendingIntents: async () => {
+      const pending = await getDb().creationIntent.findMany({
+        where: { state: "pending", updatedAt: { lt: new Date(Date.now() - PENDING_INTENT_AGE_MS) } },
+        select: { idTransactionMerchant: true },
+        take: 100,
+      });
+      for (const { idTransactionMerchant } of pending) {
+        const outcome = await resolvePendingIntent(platform, idTransactionMerchant);
+        getLog().info({ idTransactionMerchant, outcome: outcome.status }, "pending creation intent checked");
+      }
+      return pending.length;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import "server-only";
+import PgBoss from "pg-boss";
+import { getDatabaseUrl } from "@/lib/env";
+import { jobHandlers } from "@/lib/jobs/handlers";
+import { jobs, type JobName } from "@/lib/jobs/schedules";
+import { getLog } from "@/lib/log";
+import { getPlatformClient } from "@/lib/platform/from-env";
+import { processPendingWebhooks } from "@/lib/webhooks/process";
+
+export type Worker = { stop: () => Promise<void>; boss: PgBoss };
+
+const IDLE_POLL_MS = 250;
+
+/**
+ * Runs the background work: scheduled jobs through pg-boss (singleton queues, so several workers never
+ * double up) and webhook processing, which drains the inbox table directly (rows are claimed with SKIP
+ * LOCKED, so any number of workers can share it).
+ */
+export async function startWorker(options: { webhookLoops?: number } = {}): Promise<Worker> {
+  const log = getLog().child({ component: "worker" });
+  const platform = getPlatformClient();
+  const boss = new PgBoss({ connectionString: getDatabaseUrl(), schema: "pgboss" });
+  boss.on("error", (error) => log.error({ err: error }, "pg-boss error"));
+  await boss.start();
+
+  const handlers = jobHandlers(platform);
+  for (const [name, job] of Object.entries(jobs) as [JobName, (typeof jobs)[JobName]][]) {
+    await boss.createQueue(job.queue, {
+      name: job.queue,
+      policy: "singleton",
+      retryLimit: 2,
+      expireInSeconds: 3600,
+    });
+    await boss.schedule(job.queue, job.cron, {}, { tz: "UTC" });
+    await boss.work(job.queue, async () => {
+      const started = Date.now();
+      const result = await handlers[name]();
+      log.info({ job: name, ms: Date.now() - started, result }, "job done");
+    });
+  }
+
+  // The mirror catches up at once after a start instead of waiting for the first schedule.
+  await boss.send(jobs.reconcileIncremental.queue, {});
+
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      try {
+        const handled = await processPendingWebhooks(platform, 200);
+        if (handled === 0) await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
+      } catch (error) {
+        log.error({ err: error }, "webhook processing failed");
+        await new Promise((r) => setTimeout(r, IDLE_POLL_MS * 4));
+      }
+    }
+  };
+  const loops = Array.from({ length: options.webhookLoops ?? 2 }, () => loop());
+
+  return {
+    boss,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      await boss.stop({ graceful: true, wait: true });
+    },
+  };
+}
+
+/** Queues a job now (e.g. "run reconciliation now" from the console). */
+export async function enqueueJob(boss: PgBoss, name: JobName): Promise<string | null> {
+  return boss.send(jobs[name].queue, {});
+}

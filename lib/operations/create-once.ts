@@ -1,0 +1,227 @@
+import "server-only";
+import { isDeepStrictEqual } from "node:util";
+import { getDb } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { CreationKind } from "@/lib/generated/prisma/enums";
+import { applySnapshot } from "@/lib/operations/apply-snapshot";
+import type { PlatformClient } from "@/lib/platform/client";
+import { isPlatformError, PlatformError } from "@/lib/platform/errors";
+import type {
+  FullPaymentFormRequest,
+  PayInRequest,
+  PayOutRequest,
+  PreparePaymentFormRequest,
+} from "@/lib/platform/requests";
+import type { Operation } from "@/lib/platform/schemas";
+import { findOperationByMerchantId } from "@/lib/operations/find-by-merchant-id";
+
+/** Stored with the intent as JSON: amounts and dates are strings, so a resend is byte-for-byte the same. */
+type Stored<T> = Omit<T, "amount" | "clientDateCreated"> & { amount: string; clientDateCreated: string };
+export type Creation =
+  | { kind: "payIn"; request: Stored<PayInRequest> }
+  | { kind: "payOut"; request: Stored<PayOutRequest> }
+  | { kind: "formPrepare"; request: Stored<PreparePaymentFormRequest> }
+  | { kind: "formFull"; request: Stored<FullPaymentFormRequest> };
+
+export type CreationOutcome =
+  | {
+      status: "created";
+      operationId: string;
+      traceID: string | null;
+      linkPaymentForm: string | null;
+      operation: Operation | null;
+    }
+  | { status: "rejected"; codeError: string | null; message: string; traceID: string | null }
+  | { status: "pending"; message: string; traceID: string | null };
+
+export class IdempotencyConflictError extends Error {
+  override name = "IdempotencyConflictError";
+}
+
+type Platform = Pick<
+  PlatformClient,
+  | "createPayIn"
+  | "createPayOut"
+  | "preparePaymentForm"
+  | "createFullPaymentForm"
+  | "listOperations"
+  | "getOperationsByMerchantIdDeprecated"
+>;
+type Context = { actorUserId?: string };
+
+const RESENDS = 3;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function send(platform: Platform, creation: Creation, context: Context) {
+  switch (creation.kind) {
+    case "payIn": {
+      const { operation, traceID } = await platform.createPayIn(creation.request, context);
+      return { operation, traceID, link: null, operationId: operation.id };
+    }
+    case "payOut": {
+      const { operation, traceID } = await platform.createPayOut(creation.request, context);
+      return { operation, traceID, link: null, operationId: operation.id };
+    }
+    case "formPrepare":
+    case "formFull": {
+      const { form, traceID } =
+        creation.kind === "formPrepare"
+          ? await platform.preparePaymentForm(creation.request, context)
+          : await platform.createFullPaymentForm(creation.request, context);
+      return {
+        operation: form.operation,
+        traceID,
+        link: form.linkPaymentForm,
+        operationId: form.operation?.id ?? form.id,
+      };
+    }
+  }
+}
+
+function paymentMethodOf(creation: Creation): string | null {
+  return "paymentMethod" in creation.request ? creation.request.paymentMethod : null;
+}
+
+/**
+ * Creates a platform operation exactly once per idTransactionMerchant. The intent is stored before the
+ * request is sent; a lost or ambiguous answer is resolved by sending the same request again and, on
+ * duplicateIdentifier, by finding the operation the first attempt created. A new id is never invented.
+ */
+export async function createOnce(
+  platform: Platform,
+  creation: Creation,
+  context: Context = {},
+  options: { resendDelayMs?: number } = {},
+): Promise<CreationOutcome> {
+  const db = getDb();
+  const id = creation.request.idTransactionMerchant;
+  const stored = JSON.parse(JSON.stringify(creation.request)) as Prisma.InputJsonObject;
+  const intent = await db.creationIntent.upsert({
+    where: { idTransactionMerchant: id },
+    create: {
+      idTransactionMerchant: id,
+      kind: creation.kind as CreationKind,
+      request: stored,
+      createdById: context.actorUserId ?? null,
+    },
+    update: {},
+  });
+  if (intent.kind !== creation.kind || !isDeepStrictEqual(intent.request, stored)) {
+    throw new IdempotencyConflictError(`idTransactionMerchant ${id} is already used by a different request.`);
+  }
+  if (intent.state === "confirmed" && intent.operationId) {
+    return {
+      status: "created",
+      operationId: intent.operationId,
+      traceID: intent.lastTraceID,
+      linkPaymentForm: null,
+      operation: null,
+    };
+  }
+  if (intent.state === "rejected") {
+    return {
+      status: "rejected",
+      codeError: intent.lastCodeError,
+      message: intent.lastMessage ?? "rejected",
+      traceID: intent.lastTraceID,
+    };
+  }
+  return sendUntilKnown(platform, creation, context, options.resendDelayMs ?? 500);
+}
+
+/** Resends a pending intent (background job for intents whose answer was lost). */
+export async function resolvePendingIntent(
+  platform: Platform,
+  idTransactionMerchant: string,
+): Promise<CreationOutcome> {
+  const intent = await getDb().creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant } });
+  const creation = { kind: intent.kind, request: intent.request } as unknown as Creation;
+  return createOnce(
+    platform,
+    creation,
+    { actorUserId: intent.createdById ?? undefined },
+    { resendDelayMs: 0 },
+  );
+}
+
+async function sendUntilKnown(
+  platform: Platform,
+  creation: Creation,
+  context: Context,
+  delayMs: number,
+): Promise<CreationOutcome> {
+  const db = getDb();
+  const id = creation.request.idTransactionMerchant;
+  let last: PlatformError | Error | null = null;
+  for (let attempt = 0; attempt < RESENDS; attempt++) {
+    if (attempt > 0) await sleep(delayMs * 2 ** (attempt - 1));
+    await db.creationIntent.update({
+      where: { idTransactionMerchant: id },
+      data: { attempts: { increment: 1 } },
+    });
+    try {
+      const sent = await send(platform, creation, context);
+      return await confirm(creation, sent.operation, sent.operationId, sent.traceID, sent.link);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      last = error;
+      if (!isPlatformError(error)) throw error;
+      if (error.codeError === "duplicateIdentifier") {
+        const found = await findOperationByMerchantId(platform, id, context);
+        if (found) return confirm(creation, found.operation, found.operation.id, error.traceID, null);
+        continue;
+      }
+      if (error.kind === "business" || error.kind === "auth") {
+        await db.creationIntent.update({
+          where: { idTransactionMerchant: id },
+          data: {
+            state: "rejected",
+            lastCodeError: error.codeError,
+            lastMessage: error.platformMessage ?? error.message,
+            lastTraceID: error.traceID,
+          },
+        });
+        return {
+          status: "rejected",
+          codeError: error.codeError,
+          message: error.platformMessage ?? error.message,
+          traceID: error.traceID,
+        };
+      }
+    }
+  }
+  const traceID = last instanceof PlatformError ? last.traceID : null;
+  await db.creationIntent.update({
+    where: { idTransactionMerchant: id },
+    data: {
+      lastMessage: last?.message ?? null,
+      lastTraceID: traceID,
+      lastCodeError: last instanceof PlatformError ? last.codeError : null,
+    },
+  });
+  return {
+    status: "pending",
+    message: `The platform's answer was lost (${last?.message ?? "unknown"}); it will be checked again.`,
+    traceID,
+  };
+}
+
+async function confirm(
+  creation: Creation,
+  operation: Operation | null,
+  operationId: string | null,
+  traceID: string | null,
+  link: string | null,
+): Promise<CreationOutcome> {
+  const db = getDb();
+  if (operation)
+    await applySnapshot(operation, "creation", {
+      sourceRef: traceID,
+      paymentMethod: paymentMethodOf(creation),
+    });
+  await db.creationIntent.update({
+    where: { idTransactionMerchant: creation.request.idTransactionMerchant },
+    data: { state: "confirmed", operationId, lastTraceID: traceID, lastCodeError: null, lastMessage: null },
+  });
+  return { status: "created", operationId: operationId ?? "", traceID, linkPaymentForm: link, operation };
+}
