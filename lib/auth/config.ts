@@ -4,6 +4,7 @@ import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { checkCredentials } from "@/lib/auth/credentials";
 import { getEnv } from "@/lib/env";
+import { getLog } from "@/lib/log";
 
 const credentialsSchema = z.object({
   email: z.email().max(320),
@@ -22,6 +23,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   trustHost: true,
   session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
   pages: { signIn: "/login" },
+  logger: {
+    // A refused sign-in is an expected outcome shown to the user, not an error to log with a stack.
+    error: (error) => {
+      if (error.name !== "CredentialsSignin") getLog().error({ err: error }, "auth error");
+    },
+    warn: (code) => getLog().warn({ code }, "auth warning"),
+    debug: () => {},
+  },
   providers: [
     Credentials({
       credentials: { email: {}, password: {} },
