@@ -1,6 +1,5 @@
 import "server-only";
 import { getDb } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { applySnapshot, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
 import { isFinal } from "@/lib/operations/status";
@@ -21,55 +20,49 @@ const outcomeOf: Record<ApplyOutcome, WebhookOutcome> = {
   conflict: "disagreement",
 };
 
+// How long a worker may hold a delivery while it reads the operation back before another may take it.
+const CLAIM_SECONDS = 60;
+
 /**
- * Processes received webhooks one at a time (several workers may run: rows are claimed with SKIP LOCKED).
- * Non-final statuses are applied from the body; a final status is applied only after GET by id confirms
- * it, and a read-back that disagrees is applied as the truth and flagged. Returns how many were handled.
+ * Processes received webhooks; several workers may run at once. A delivery is claimed with a short lease
+ * (SKIP LOCKED, no transaction held across the read-back), then decided: non-final statuses are applied
+ * from the body; a final status is applied only after GET by id confirms it, and a read-back that
+ * disagrees is applied as the truth and flagged. Returns how many deliveries were handled.
  */
-export async function processPendingWebhooks(
-  platform: Pick<PlatformClient, "getOperation">,
-  limit = 100,
-): Promise<number> {
+export async function processPendingWebhooks(platform: Pick<PlatformClient, "getOperation">, limit = 100): Promise<number> {
+  const db = getDb();
   let handled = 0;
   while (handled < limit) {
-    const done = await getDb().$transaction(
-      async (tx) => {
-        const [row] = await tx.$queryRaw<Claimed[]>`
-          SELECT id, body, "processingAttempts" FROM "WebhookDelivery"
-          WHERE outcome = 'received' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
-        if (!row) return false;
-        const decision = await decide(tx, row, platform);
-        await tx.webhookDelivery.update({
-          where: { id: row.id },
-          data: decision
-            ? {
-                outcome: decision.outcome,
-                outcomeDetail: decision.detail,
-                readBackTraceID: decision.readBackTraceID,
-                processedAt: new Date(),
-                processingAttempts: { increment: 1 },
-              }
-            : { processingAttempts: { increment: 1 } },
-        });
-        return true;
-      },
-      { timeout: 60_000 },
-    );
-    if (!done) break;
+    const [row] = await db.$queryRaw<Claimed[]>`
+      UPDATE "WebhookDelivery" SET "claimedUntil" = now() + make_interval(secs => ${CLAIM_SECONDS}),
+                                   "processingAttempts" = "processingAttempts" + 1
+      WHERE id = (SELECT id FROM "WebhookDelivery"
+                  WHERE outcome = 'received' AND ("claimedUntil" IS NULL OR "claimedUntil" < now())
+                  ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, body, "processingAttempts"`;
+    if (!row) break;
+    const decision = await decide(row, platform);
+    await db.webhookDelivery.update({
+      where: { id: row.id },
+      data: decision
+        ? { outcome: decision.outcome, outcomeDetail: decision.detail, readBackTraceID: decision.readBackTraceID, processedAt: new Date(), claimedUntil: null }
+        : { claimedUntil: new Date(Date.now() + retryDelayMs(row.processingAttempts)) },
+    });
     handled++;
   }
   return handled;
 }
 
-async function decide(
-  tx: Prisma.TransactionClient,
-  row: Claimed,
-  platform: Pick<PlatformClient, "getOperation">,
-): Promise<Decision> {
+/** A failed read-back is tried again after 1, 2, 4 ... seconds (at most a minute). */
+function retryDelayMs(attempts: number): number {
+  return Math.min(60_000, 1000 * 2 ** (attempts - 1));
+}
+
+async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation">): Promise<Decision> {
   const { operation, traceID } = parseWebhookBody(row.body);
   const sourceRef = `webhook:${row.id}`;
   if (!isFinal(operation.status)) {
-    const applied = await applySnapshot(operation, "webhook", { sourceRef, tx });
+    const applied = await applySnapshot(operation, "webhook", { sourceRef });
     return {
       outcome: outcomeOf[applied.outcome],
       detail: describe(applied.outcome, traceID),
@@ -81,7 +74,7 @@ async function decide(
   try {
     readBack = await platform.getOperation(operation.id);
   } catch (error) {
-    if (row.processingAttempts + 1 >= MAX_PROCESSING_ATTEMPTS) {
+    if (row.processingAttempts >= MAX_PROCESSING_ATTEMPTS) {
       return {
         outcome: "failed",
         detail: `read-back failed ${MAX_PROCESSING_ATTEMPTS} times: ${(error as Error).message}`,
@@ -97,7 +90,7 @@ async function decide(
       readBackTraceID: readBack.traceID,
     };
   }
-  const applied = await applySnapshot(readBack.operation, "readBack", { sourceRef: readBack.traceID, tx });
+  const applied = await applySnapshot(readBack.operation, "readBack", { sourceRef: readBack.traceID });
   if (readBack.operation.status !== operation.status) {
     return {
       outcome: "disagreement",

@@ -33,3 +33,24 @@ export async function withClient<T>(url: string, fn: (client: pg.Client) => Prom
     await client.end();
   }
 }
+
+/**
+ * Points this test file's Prisma client at a fresh, migrated database of its own, for tests that need
+ * the whole inbox or mirror to themselves. Returns a function that restores the shared test database.
+ */
+export async function isolateDatabase(): Promise<() => Promise<void>> {
+  const { migrate } = await import("../../scripts/lib/migrations");
+  const scratch = await createScratchDatabase();
+  await migrate(scratch.url);
+  const holder = globalThis as unknown as { paydeskDb?: { $disconnect(): Promise<void> } };
+  const shared = process.env.DATABASE_URL;
+  await holder.paydeskDb?.$disconnect();
+  holder.paydeskDb = undefined;
+  process.env.DATABASE_URL = scratch.url;
+  return async () => {
+    await holder.paydeskDb?.$disconnect();
+    holder.paydeskDb = undefined;
+    process.env.DATABASE_URL = shared;
+    await scratch.drop();
+  };
+}

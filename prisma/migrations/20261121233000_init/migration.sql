@@ -169,6 +169,7 @@ CREATE TABLE "WebhookDelivery" (
     "traceID" TEXT,
     "readBackTraceID" TEXT,
     "processingAttempts" INTEGER NOT NULL DEFAULT 0,
+    "claimedUntil" TIMESTAMPTZ(3),
     "processedAt" TIMESTAMPTZ(3),
 
     CONSTRAINT "WebhookDelivery_pkey" PRIMARY KEY ("id")

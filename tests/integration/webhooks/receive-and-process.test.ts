@@ -193,16 +193,19 @@ describe("webhook processing job", () => {
     expect(await db.operation.findUnique({ where: { id } })).toBeNull();
   });
 
-  it("keeps an event whose read-back fails for a later pass, and gives up only after the attempts", async () => {
+  it("keeps an event whose read-back fails for a later pass (after a backoff), and gives up only after the attempts", async () => {
     const id = randomUUID();
     await deliver(envelope(snapshot({ id, status: "success" })));
     const failing = platformReading(new Map([[id, "fail"]]));
     await processPendingWebhooks(failing, 1);
-    expect(await db.webhookDelivery.findFirstOrThrow()).toMatchObject({
-      outcome: "received",
-      processingAttempts: 1,
-    });
-    for (let i = 1; i < MAX_PROCESSING_ATTEMPTS; i++) await processPendingWebhooks(failing, 1);
+    const first = await db.webhookDelivery.findFirstOrThrow();
+    expect(first).toMatchObject({ outcome: "received", processingAttempts: 1 });
+    expect(first.claimedUntil!.getTime()).toBeGreaterThan(Date.now());
+    expect(await processPendingWebhooks(failing, 1)).toBe(0); // still backing off
+    for (let i = 1; i < MAX_PROCESSING_ATTEMPTS; i++) {
+      await db.webhookDelivery.updateMany({ data: { claimedUntil: null } }); // the backoff has passed
+      await processPendingWebhooks(failing, 1);
+    }
     expect(await db.webhookDelivery.findFirstOrThrow()).toMatchObject({
       outcome: "failed",
       processingAttempts: MAX_PROCESSING_ATTEMPTS,

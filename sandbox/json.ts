@@ -1,0 +1,66 @@
+import { isLosslessNumber, parse } from "lossless-json";
+
+/** A JSON number whose exact text is already known (a canonical decimal string). */
+export class WireNumber {
+  constructor(readonly text: string) {}
+}
+
+export function num(text: string): WireNumber {
+  return new WireNumber(text);
+}
+
+/**
+ * Parses a request body keeping every number as a LosslessNumber, so the literal text
+ * ("1e3", "62.50", "0.00001") can be validated. Throws SyntaxError on malformed JSON.
+ */
+export function parseLossless(text: string): unknown {
+  return parse(text);
+}
+
+/** The literal text of a parsed JSON number, or undefined when the value is not a JSON number. */
+export function numberText(value: unknown): string | undefined {
+  return isLosslessNumber(value) ? value.value : undefined;
+}
+
+/**
+ * Serializes plain data to JSON. WireNumber values are written verbatim, so amounts never pass
+ * through a JS float; JS numbers are only used for integers (counts, HTTP codes).
+ */
+export function writeJson(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (value instanceof WireNumber) return value.text;
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "object":
+      return Array.isArray(value) ? writeArray(value) : writeObject(value as Record<string, unknown>);
+    default:
+      return "null";
+  }
+}
+
+function writeArray(items: unknown[]): string {
+  let out = "[";
+  for (let index = 0; index < items.length; index++) {
+    if (index > 0) out += ",";
+    out += writeJson(items[index]);
+  }
+  return out + "]";
+}
+
+function writeObject(record: Record<string, unknown>): string {
+  let out = "{";
+  let first = true;
+  for (const key in record) {
+    const item = record[key];
+    if (item === undefined) continue;
+    if (!first) out += ",";
+    first = false;
+    out += JSON.stringify(key) + ":" + writeJson(item);
+  }
+  return out + "}";
+}
