@@ -47,6 +47,7 @@ export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     DATABASE_URL: postgresUrl,
+    DATABASE_POOL_SIZE: positiveInt(20, "a whole number of connections"),
     PLATFORM_BASE_URL: httpUrl("https://api.platform.example"),
     PLATFORM_TOKEN: z
       .string({ error: "is required: the merchant JWT issued by the platform" })
@@ -107,13 +108,19 @@ export function getEnv(): Env {
   return cached;
 }
 
-/** Only the database setting: for tools (migrations, user admin) that never talk to the platform. */
+/** Only the database settings: for tools (migrations, user admin) that never talk to the platform. */
 export function getDatabaseUrl(): string {
-  const result = envSchema.shape.DATABASE_URL.safeParse(process.env.DATABASE_URL);
-  if (result.success) return result.data;
-  throw new EnvError(
-    result.error.issues.map((issue) => `Configuration error: DATABASE_URL ${issue.message}`),
-  );
+  return parseOne("DATABASE_URL");
+}
+
+export function getDatabasePoolSize(): number {
+  return parseOne("DATABASE_POOL_SIZE");
+}
+
+function parseOne<K extends "DATABASE_URL" | "DATABASE_POOL_SIZE">(name: K): Env[K] {
+  const result = envSchema.shape[name].safeParse(process.env[name] || undefined);
+  if (result.success) return result.data as Env[K];
+  throw new EnvError(result.error.issues.map((issue) => `Configuration error: ${name} ${issue.message}`));
 }
 
 /** True when the platform is the local sandbox (a loopback host), shown as SANDBOX in the console. */

@@ -12,6 +12,7 @@ import { freePort } from "./lib/embedded-postgres";
 import { migrate } from "./lib/migrations";
 import { startTestSandbox } from "./lib/dev-sandbox";
 import { startWorker } from "../lib/jobs/worker";
+import { seedMirror } from "../tests/e2e/fixtures/seed-mirror";
 
 const log = (line: string) => console.log(`[e2e] ${line}`);
 const cleanups: Array<() => Promise<void>> = [];
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = db.url;
   await migrate(db.url);
   await seedDemoUsers();
+  await seedMirror(db.url);
 
   const port = await freePort();
   const sandbox = await startTestSandbox(`http://127.0.0.1:${port}/api/webhooks/platform`);

@@ -1,3 +1,4 @@
+import { Providers } from "@/components/providers";
 import { ConsoleHeader } from "@/components/shell/console-header";
 import { navFor } from "@/lib/auth/navigation";
 import { requireSignedIn } from "@/lib/auth/session";
@@ -12,7 +13,9 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
         environment={platformLabel(getEnv().PLATFORM_BASE_URL)}
         user={user}
       />
-      <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+      <main className="mx-auto max-w-7xl px-4 py-6">
+        <Providers>{children}</Providers>
+      </main>
     </div>
   );
 }

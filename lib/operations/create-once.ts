@@ -167,7 +167,12 @@ async function sendUntilKnown(
       last = error;
       if (!isPlatformError(error)) throw error;
       if (error.codeError === "duplicateIdentifier") {
-        const found = await findOperationByMerchantId(platform, id, context);
+        // Our earlier attempt created it. If it cannot be found right now, the intent stays pending.
+        const found = await findOperationByMerchantId(platform, id, context).catch((lookup: unknown) => {
+          if (!isPlatformError(lookup)) throw lookup;
+          last = lookup;
+          return null;
+        });
         if (found) return confirm(creation, found.operation, found.operation.id, error.traceID, null);
         continue;
       }

@@ -26,8 +26,20 @@ function defaults(): Settings {
   };
 }
 
+// Read on every webhook: kept for a moment instead of a query per request. A change made through
+// saveSetting applies at once in this process and within CACHE_MS in the others.
+const CACHE_MS = 2_000;
+let cache: { at: number; settings: Settings } | null = null;
+
 export async function getSettings(): Promise<Settings> {
+  if (cache && Date.now() - cache.at < CACHE_MS) return cache.settings;
   const rows = await getDb().setting.findMany();
   const stored = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-  return settingsSchema.parse({ ...defaults(), ...stored });
+  const settings = settingsSchema.parse({ ...defaults(), ...stored });
+  cache = { at: Date.now(), settings };
+  return settings;
+}
+
+export function forgetCachedSettings(): void {
+  cache = null;
 }

@@ -29,7 +29,10 @@ const CLAIM_SECONDS = 60;
  * from the body; a final status is applied only after GET by id confirms it, and a read-back that
  * disagrees is applied as the truth and flagged. Returns how many deliveries were handled.
  */
-export async function processPendingWebhooks(platform: Pick<PlatformClient, "getOperation">, limit = 100): Promise<number> {
+export async function processPendingWebhooks(
+  platform: Pick<PlatformClient, "getOperation">,
+  limit = 100,
+): Promise<number> {
   const db = getDb();
   let handled = 0;
   while (handled < limit) {
@@ -45,7 +48,13 @@ export async function processPendingWebhooks(platform: Pick<PlatformClient, "get
     await db.webhookDelivery.update({
       where: { id: row.id },
       data: decision
-        ? { outcome: decision.outcome, outcomeDetail: decision.detail, readBackTraceID: decision.readBackTraceID, processedAt: new Date(), claimedUntil: null }
+        ? {
+            outcome: decision.outcome,
+            outcomeDetail: decision.detail,
+            readBackTraceID: decision.readBackTraceID,
+            processedAt: new Date(),
+            claimedUntil: null,
+          }
         : { claimedUntil: new Date(Date.now() + retryDelayMs(row.processingAttempts)) },
     });
     handled++;

@@ -1,0 +1,148 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { Money, Rate } from "@/components/money/money";
+import { ApiCalls } from "@/components/operations/api-calls";
+import { RefreshButton } from "@/components/operations/refresh-button";
+import { RevealNumber } from "@/components/operations/reveal-number";
+import { StatusBadge } from "@/components/operations/status-badge";
+import { Timeline } from "@/components/operations/timeline";
+import { WebhookDeliveries } from "@/components/operations/webhook-deliveries";
+import { can } from "@/lib/auth/permissions";
+import { requirePagePermission } from "@/lib/auth/session";
+import { getOperationDetail } from "@/lib/operations/detail";
+import { canonicalTimeZone, formatInZone } from "@/lib/time/zone";
+
+export const metadata: Metadata = { title: "Operation" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-1 gap-1 py-1 sm:grid-cols-3">
+      <dt className="text-sm text-zinc-600 dark:text-zinc-400">{label}</dt>
+      <dd className="break-all text-sm sm:col-span-2">{children}</dd>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="space-y-2 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+export default async function OperationPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ tz?: string | string[] }>;
+}) {
+  const user = await requirePagePermission("operations.read");
+  const { id } = await params;
+  const { tz: tzParam } = await searchParams;
+  if (!UUID.test(id)) notFound();
+  const op = await getOperationDetail(id.toLowerCase());
+  if (!op) notFound();
+  const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || "UTC";
+  const when = (iso: string | null) => (iso ? `${formatInZone(new Date(iso), tz)} (${tz})` : "—");
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div className="space-y-1">
+          <Link href="/operations" className="text-sm text-indigo-700 underline dark:text-indigo-300">
+            ← Operations
+          </Link>
+          <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
+            {op.typeOperation === "payIn" ? "Pay-in" : "Pay-out"} <StatusBadge status={op.status} />
+          </h1>
+          <p className="break-all font-mono text-xs text-zinc-500">{op.id}</p>
+        </div>
+        {can(user.role, "operations.refresh") && <RefreshButton operationId={op.id} />}
+      </div>
+
+      <Section title="Amounts">
+        <dl>
+          <Row label="Amount (payment currency)">
+            <Money amount={op.amount} currency={op.currency} />
+          </Row>
+          <Row label="Commission (payment currency)">
+            <Money amount={op.amountComission} currency={op.currency} />
+          </Row>
+          <Row label="Amount (balance currency)">
+            <Money amount={op.amountInCurrencyBalance} currency={op.balanceCurrency} />
+          </Row>
+          <Row label="Commission (balance currency)">
+            <Money amount={op.amountComissionInCurrencyBalance} currency={op.balanceCurrency} />
+          </Row>
+          <Row label="Exchange rate of this operation">
+            <Rate rate={op.exchangeRate} from={op.balanceCurrency} to={op.currency} />
+          </Row>
+          <Row label="Initial amount">
+            <Money amount={op.amountInitial} currency={op.currency} />
+          </Row>
+          <Row label="Randomized amount">
+            <Money amount={op.amountRandomized} currency={op.currency} />
+          </Row>
+        </dl>
+      </Section>
+
+      <Section title="Details">
+        <dl>
+          <Row label="Merchant id (idTransactionMerchant)">{op.idTransactionMerchant}</Row>
+          <Row label="Created">{when(op.dateAdded)}</Row>
+          <Row label="Last status change">{when(op.dateUpdated)}</Row>
+          <Row label="Payment method">{op.paymentMethod ?? "—"}</Row>
+          <Row label="Bank">{op.bankName ?? "—"}</Row>
+          <Row label="Name">{op.nameMediator ?? "—"}</Row>
+          <Row label={op.typeOperation === "payIn" ? "Details number" : "Recipient number"}>
+            {op.numberMasked ? (
+              <RevealNumber
+                operationId={op.id}
+                masked={op.numberMasked}
+                canReveal={can(user.role, "recipients.reveal")}
+              />
+            ) : (
+              "—"
+            )}
+          </Row>
+          {op.linkPaymentForm && <Row label="Payment form">{op.linkPaymentForm}</Row>}
+          {op.payoutRequest && (
+            <Row label="Pay-out request">{`${op.payoutRequest.id} (${op.payoutRequest.status})`}</Row>
+          )}
+          <Row label="Mirrored">{`${when(op.mirroredAt)}, last from ${op.lastSource}`}</Row>
+          {op.stuckFlaggedAt && <Row label="Flagged as stuck">{when(op.stuckFlaggedAt)}</Row>}
+        </dl>
+      </Section>
+
+      <Section title="Status timeline">
+        <Timeline entries={op.timeline} tz={tz} />
+      </Section>
+
+      <Section title="Webhook deliveries">
+        <WebhookDeliveries webhooks={op.webhooks} tz={tz} />
+      </Section>
+
+      <Section title="API calls">
+        <ApiCalls calls={op.apiCalls} tz={tz} />
+      </Section>
+
+      <Section title="Raw JSON (last snapshot)">
+        <details>
+          <summary className="cursor-pointer text-sm">Show</summary>
+          <pre
+            className="mt-2 max-h-96 overflow-auto rounded bg-zinc-100 p-3 text-xs dark:bg-zinc-950"
+            data-testid="raw-json"
+          >
+            {JSON.stringify(op.raw, null, 2)}
+          </pre>
+        </details>
+      </Section>
+    </div>
+  );
+}

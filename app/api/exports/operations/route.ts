@@ -1,0 +1,49 @@
+import { audit } from "@/lib/audit/log";
+import { withPermission } from "@/lib/auth/route";
+import { getDb } from "@/lib/db";
+import { getBalanceCurrency } from "@/lib/operations/balance-currency";
+import { csvStream, exportOperationsCsv } from "@/lib/operations/export";
+import { filterParams, parseOperationFilter } from "@/lib/operations/filter";
+
+/** CSV of every operation matching the filter (same query parameters as the list), streamed. */
+export const GET = withPermission("operations.export", async (request, user) => {
+  const params = new URL(request.url).searchParams;
+  const parsed = parseOperationFilter(params);
+  if (!parsed.ok) {
+    return Response.json(
+      { ok: false, code: "invalid", message: parsed.message, fieldErrors: parsed.fieldErrors },
+      { status: 400 },
+    );
+  }
+  if (parsed.filter.after || parsed.filter.before) {
+    return Response.json(
+      {
+        ok: false,
+        code: "invalid",
+        message: "An export always holds every matching row; remove the page parameters after/before.",
+        fieldErrors: { after: ["Not used by the export."] },
+      },
+      { status: 400 },
+    );
+  }
+  const filter = parsed.filter;
+  await getDb().$transaction((tx) =>
+    audit(
+      tx,
+      { userId: user.id, email: user.email },
+      {
+        action: "operations.export",
+        targetType: "operations",
+        after: { filter: filterParams(filter).toString() },
+      },
+    ),
+  );
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  return new Response(csvStream(exportOperationsCsv(filter, await getBalanceCurrency())), {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="operations-${stamp}.csv"`,
+      "cache-control": "no-store",
+    },
+  });
+});

@@ -1,0 +1,49 @@
+import Link from "next/link";
+import type { ApiCallItem } from "@/lib/operations/detail";
+import { formatInZone } from "@/lib/time/zone";
+
+/** Every platform call about an operation, each traceID linking to the trace lookup. */
+export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
+  if (calls.length === 0) return <p className="text-sm text-zinc-500">No API calls recorded.</p>;
+  return (
+    <div className="max-w-full overflow-x-auto">
+      <table className="min-w-full text-sm" data-testid="api-calls">
+        <thead>
+          <tr className="text-left">
+            <th className="px-2 py-1">When</th>
+            <th className="px-2 py-1">Call</th>
+            <th className="px-2 py-1">Result</th>
+            <th className="px-2 py-1">traceID</th>
+            <th className="px-2 py-1">By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {calls.map((c) => (
+            <tr key={c.id} className="border-t border-zinc-100 dark:border-zinc-800">
+              <td className="whitespace-nowrap px-2 py-1">{formatInZone(new Date(c.startedAt), tz)}</td>
+              <td className="px-2 py-1 font-mono text-xs">
+                {c.method} {c.path}
+              </td>
+              <td className="px-2 py-1">
+                {c.envelopeStatus ?? c.httpStatus ?? "no answer"}
+                {c.codeError && ` · ${c.codeError}`}
+                {c.error && <span className="block text-xs text-red-600">{c.error}</span>}
+                <span className="block text-xs text-zinc-500">{c.latencyMs} ms</span>
+              </td>
+              <td className="px-2 py-1 font-mono text-xs">
+                {c.traceID ? (
+                  <Link href={`/trace?q=${encodeURIComponent(c.traceID)}`} className="underline">
+                    {c.traceID}
+                  </Link>
+                ) : (
+                  "—"
+                )}
+              </td>
+              <td className="px-2 py-1">{c.actorEmail ?? "system"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

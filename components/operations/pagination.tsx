@@ -1,0 +1,43 @@
+import Link from "next/link";
+
+const link =
+  "rounded-md border border-zinc-300 px-3 py-2 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
+
+/** Newer / older links by keyset cursor (no page numbers: every row stays reachable while data moves). */
+export function Pagination({
+  params,
+  prevCursor,
+  nextCursor,
+}: {
+  params: URLSearchParams;
+  prevCursor: string | null;
+  nextCursor: string | null;
+}) {
+  const to = (key: "after" | "before" | null, cursor: string | null) => {
+    const p = new URLSearchParams(params);
+    p.delete("after");
+    p.delete("before");
+    if (key && cursor) p.set(key, cursor);
+    const q = p.toString();
+    return q ? `/operations?${q}` : "/operations";
+  };
+  return (
+    <nav aria-label="Pages" className="flex flex-wrap items-center gap-2">
+      {prevCursor && (
+        <>
+          <Link href={to(null, null)} className={link}>
+            First page
+          </Link>
+          <Link href={to("before", prevCursor)} className={link} rel="prev">
+            ← Newer
+          </Link>
+        </>
+      )}
+      {nextCursor && (
+        <Link href={to("after", nextCursor)} className={link} rel="next">
+          Older →
+        </Link>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,47 @@
+"use client";
+import { useState, useTransition } from "react";
+import { revealRecipientNumberAction } from "@/lib/operations/actions";
+
+/** The masked number, with a Reveal button for roles that may see it (each reveal is audited). */
+export function RevealNumber({
+  operationId,
+  masked,
+  canReveal,
+}: {
+  operationId: string;
+  masked: string;
+  canReveal: boolean;
+}) {
+  const [pending, startTransition] = useTransition();
+  const [number, setNumber] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reveal = () =>
+    startTransition(async () => {
+      const r = await revealRecipientNumberAction({ id: operationId });
+      if (r.ok) setNumber(r.number);
+      else setError(r.message);
+    });
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      <span className="font-mono" data-testid="recipient-number">
+        {number ?? masked}
+      </span>
+      {canReveal && number === null && (
+        <button
+          type="button"
+          onClick={reveal}
+          disabled={pending}
+          className="text-sm text-indigo-700 underline dark:text-indigo-300"
+          title="Shows the full number; the reveal is recorded in the audit log"
+        >
+          Reveal
+        </button>
+      )}
+      {error && (
+        <span role="alert" className="text-sm text-red-600">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,45 @@
+"use client";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+
+/** Copies the redacted support bundle; the text stays visible below for browsers without clipboard access. */
+export function CopyBundleButton({ bundle }: { bundle: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(bundle);
+      setState("copied");
+    } catch {
+      setState("failed");
+    }
+  };
+  return (
+    <div className="space-y-2">
+      <div className="flex items-center gap-2">
+        <Button type="button" onClick={() => void copy()}>
+          Copy support bundle
+        </Button>
+        {state === "copied" && (
+          <span role="status" className="text-sm text-emerald-700">
+            Copied.
+          </span>
+        )}
+        {state === "failed" && (
+          <span role="status" className="text-sm text-red-700">
+            Could not copy; select the text below instead.
+          </span>
+        )}
+      </div>
+      <details>
+        <summary className="cursor-pointer text-sm">Bundle text (redacted)</summary>
+        <textarea
+          readOnly
+          value={bundle}
+          aria-label="Support bundle"
+          data-testid="support-bundle"
+          className="mt-2 h-64 w-full rounded border border-zinc-300 bg-zinc-50 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+        />
+      </details>
+    </div>
+  );
+}

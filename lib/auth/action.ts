@@ -1,0 +1,39 @@
+import "server-only";
+import { z } from "zod";
+import { authorize, type Denied } from "@/lib/auth/authorize";
+import type { Permission } from "@/lib/auth/permissions";
+import type { StaffUser } from "@/lib/auth/session";
+
+export type InvalidInput = {
+  ok: false;
+  code: "invalid";
+  message: string;
+  fieldErrors: Record<string, string[] | undefined>;
+};
+
+export type ActionFailure = Denied | InvalidInput;
+
+/**
+ * Wraps a server action: loads the session, checks the permission, validates the input with the
+ * schema, then runs the handler with the user. Denials and invalid input come back as typed results.
+ */
+export function authorizedAction<S extends z.ZodType, R>(
+  permission: Permission,
+  schema: S,
+  handler: (input: z.output<S>, user: StaffUser) => Promise<R>,
+): (input: unknown) => Promise<R | ActionFailure> {
+  return async (input: unknown) => {
+    const auth = await authorize(permission);
+    if (!auth.ok) return auth;
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      return {
+        ok: false,
+        code: "invalid",
+        message: "Check the highlighted fields.",
+        fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>,
+      };
+    }
+    return handler(parsed.data, auth.user);
+  };
+}

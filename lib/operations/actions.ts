@@ -1,0 +1,76 @@
+"use server";
+import { z } from "zod";
+import { authorizedAction } from "@/lib/auth/action";
+import { audit } from "@/lib/audit/log";
+import { getDb } from "@/lib/db";
+import { readRecipientNumber } from "@/lib/operations/detail";
+import { parseOperationFilter, viewParams } from "@/lib/operations/filter";
+import { refreshOperation } from "@/lib/operations/refresh";
+import { deleteView, saveView } from "@/lib/operations/saved-views";
+
+const operationId = z.object({ id: z.uuid("Not an operation id.").transform((s) => s.toLowerCase()) });
+
+const refresh = authorizedAction("operations.refresh", operationId, (input, user) =>
+  refreshOperation(input.id, user.id),
+);
+
+const reveal = authorizedAction("recipients.reveal", operationId, async (input, user) =>
+  getDb().$transaction(async (tx) => {
+    const number = await readRecipientNumber(input.id);
+    if (number === null) {
+      return { ok: false as const, code: "not_found" as const, message: "This operation has no number." };
+    }
+    await audit(
+      tx,
+      { userId: user.id, email: user.email },
+      { action: "recipient.reveal", targetType: "operation", targetId: input.id },
+    );
+    return { ok: true as const, number };
+  }),
+);
+
+const viewInput = z.object({
+  name: z.string().trim().min(1, "Give the view a name.").max(80, "At most 80 characters."),
+  query: z.string().max(4000),
+});
+
+const save = authorizedAction("operations.read", viewInput, async (input, user) => {
+  const parsed = parseOperationFilter(new URLSearchParams(input.query));
+  if (!parsed.ok) {
+    return {
+      ok: false as const,
+      code: "invalid" as const,
+      message: parsed.message,
+      fieldErrors: parsed.fieldErrors,
+    };
+  }
+  const view = await saveView(user.id, input.name, viewParams(parsed.filter).toString());
+  return { ok: true as const, view };
+});
+
+const remove = authorizedAction("operations.read", operationId, async (input, user) => {
+  const deleted = await deleteView(user.id, input.id);
+  return deleted
+    ? { ok: true as const }
+    : { ok: false as const, code: "not_found" as const, message: "No such view." };
+});
+
+/** Reads the operation from the platform and applies it to the mirror (operations.refresh). */
+export async function refreshOperationAction(input: unknown) {
+  return refresh(input);
+}
+
+/** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
+export async function revealRecipientNumberAction(input: unknown) {
+  return reveal(input);
+}
+
+/** Saves the current filter, columns and page size under a name for the signed-in user. */
+export async function saveViewAction(input: unknown) {
+  return save(input);
+}
+
+/** Deletes one of the signed-in user's saved views. */
+export async function deleteViewAction(input: unknown) {
+  return remove(input);
+}

@@ -1,0 +1,180 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import type { OperationStatus, SnapshotSource, WebhookOutcome } from "@/lib/generated/prisma/enums";
+import type { OperationType } from "@/lib/platform/schemas";
+import { getBalanceCurrency } from "./balance-currency";
+import { maskNumber, maskNumbersInJson } from "./mask";
+import { buildTimeline, type TimelineEntry } from "./timeline";
+
+const text = (d: { toFixed(): string } | null) => (d === null ? null : d.toFixed());
+
+export type OperationDetail = {
+  id: string;
+  typeOperation: OperationType;
+  status: OperationStatus;
+  idTransactionMerchant: string;
+  dateAdded: string;
+  dateUpdated: string | null;
+  firstSeenAt: string;
+  mirroredAt: string;
+  lastSource: SnapshotSource;
+  stuckFlaggedAt: string | null;
+  /** Payment currency (the operation's own). */
+  currency: string;
+  /** Balance currency of the merchant; null until a balance has been read. */
+  balanceCurrency: string | null;
+  amountInitial: string;
+  amountRandomized: string | null;
+  amount: string;
+  amountComission: string | null;
+  amountInCurrencyBalance: string | null;
+  amountComissionInCurrencyBalance: string | null;
+  exchangeRate: string | null;
+  paymentMethod: string | null;
+  bankName: string | null;
+  nameMediator: string | null;
+  numberMasked: string | null;
+  hasNumber: boolean;
+  linkPaymentForm: string | null;
+  payoutRequest: { id: string; status: string; recipientName: string } | null;
+  timeline: TimelineEntry[];
+  webhooks: WebhookItem[];
+  apiCalls: ApiCallItem[];
+  /** The last snapshot as received, recipient numbers masked. */
+  raw: unknown;
+};
+
+export type WebhookItem = {
+  id: string;
+  receivedAt: string;
+  outcome: WebhookOutcome;
+  outcomeDetail: string | null;
+  operationStatus: OperationStatus | null;
+  traceID: string | null;
+  readBackTraceID: string | null;
+  processedAt: string | null;
+};
+
+export type ApiCallItem = {
+  id: string;
+  startedAt: string;
+  method: string;
+  path: string;
+  httpStatus: number | null;
+  envelopeStatus: string | null;
+  codeError: string | null;
+  message: string | null;
+  traceID: string | null;
+  latencyMs: number;
+  error: string | null;
+  actorEmail: string | null;
+};
+
+/** Everything known about one mirrored operation, ready for the browser; null when not mirrored. */
+export async function getOperationDetail(id: string, now = new Date()): Promise<OperationDetail | null> {
+  const db = getDb();
+  const op = await db.operation.findUnique({
+    where: { id },
+    include: {
+      history: { orderBy: [{ recordedAt: "asc" }, { id: "asc" }] },
+      payoutRequest: {
+        select: { id: true, status: true, recipientName: true, recipientNumber: true, bankName: true },
+      },
+    },
+  });
+  if (!op) return null;
+  const [webhooks, apiCalls, balanceCurrency] = await Promise.all([
+    db.webhookDelivery.findMany({
+      where: { operationId: id },
+      orderBy: { receivedAt: "asc" },
+      select: {
+        id: true,
+        receivedAt: true,
+        outcome: true,
+        outcomeDetail: true,
+        operationStatus: true,
+        traceID: true,
+        readBackTraceID: true,
+        processedAt: true,
+      },
+      take: 500,
+    }),
+    db.apiCall.findMany({
+      where: { OR: [{ operationId: id }, { idTransactionMerchant: op.idTransactionMerchant }] },
+      orderBy: { startedAt: "asc" },
+      include: { actor: { select: { email: true } } },
+      take: 500,
+    }),
+    getBalanceCurrency(),
+  ]);
+  const number = op.detailsNumber ?? op.payoutRequest?.recipientNumber ?? null;
+  return {
+    id: op.id,
+    typeOperation: op.typeOperation,
+    status: op.status,
+    idTransactionMerchant: op.idTransactionMerchant,
+    dateAdded: op.dateAdded.toISOString(),
+    dateUpdated: op.dateUpdated?.toISOString() ?? null,
+    firstSeenAt: op.firstSeenAt.toISOString(),
+    mirroredAt: op.mirroredAt.toISOString(),
+    lastSource: op.lastSource,
+    stuckFlaggedAt: op.stuckFlaggedAt?.toISOString() ?? null,
+    currency: op.currency,
+    balanceCurrency,
+    amountInitial: op.amountInitial.toFixed(),
+    amountRandomized: text(op.amountRandomized),
+    amount: op.amount.toFixed(),
+    amountComission: text(op.amountComission),
+    amountInCurrencyBalance: text(op.amountInCurrencyBalance),
+    amountComissionInCurrencyBalance: text(op.amountComissionInCurrencyBalance),
+    exchangeRate: text(op.exchangeRate),
+    paymentMethod: op.paymentMethod,
+    bankName: op.detailsBankName ?? op.payoutRequest?.bankName ?? null,
+    nameMediator: op.detailsNameMediator ?? op.payoutRequest?.recipientName ?? null,
+    numberMasked: number === null ? null : maskNumber(number),
+    hasNumber: number !== null,
+    linkPaymentForm: op.linkPaymentForm,
+    payoutRequest: op.payoutRequest
+      ? {
+          id: op.payoutRequest.id,
+          status: op.payoutRequest.status,
+          recipientName: op.payoutRequest.recipientName,
+        }
+      : null,
+    timeline: buildTimeline(op.dateAdded, op.history, now),
+    webhooks: webhooks.map((w) => ({
+      id: w.id.toString(),
+      receivedAt: w.receivedAt.toISOString(),
+      outcome: w.outcome,
+      outcomeDetail: w.outcomeDetail,
+      operationStatus: w.operationStatus,
+      traceID: w.traceID,
+      readBackTraceID: w.readBackTraceID,
+      processedAt: w.processedAt?.toISOString() ?? null,
+    })),
+    apiCalls: apiCalls.map((c) => ({
+      id: c.id.toString(),
+      startedAt: c.startedAt.toISOString(),
+      method: c.method,
+      path: c.path,
+      httpStatus: c.httpStatus,
+      envelopeStatus: c.envelopeStatus,
+      codeError: c.codeError,
+      message: c.message,
+      traceID: c.traceID,
+      latencyMs: c.latencyMs,
+      error: c.error,
+      actorEmail: c.actor?.email ?? null,
+    })),
+    raw: maskNumbersInJson(op.raw),
+  };
+}
+
+/** The unmasked recipient number of an operation: only for the audited reveal action. */
+export async function readRecipientNumber(id: string): Promise<string | null> {
+  const op = await getDb().operation.findUnique({
+    where: { id },
+    select: { detailsNumber: true, payoutRequest: { select: { recipientNumber: true } } },
+  });
+  return op?.detailsNumber ?? op?.payoutRequest?.recipientNumber ?? null;
+}

@@ -1,0 +1,68 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Four or more digits may be the end of a recipient card, phone or account number. */
+const LAST_DIGITS = /^\d{4,34}$/;
+
+/**
+ * Turns the search box text into a condition on the operation `o`: an operation id, an
+ * idTransactionMerchant (exact), a traceID of any API call or webhook about the operation, or the last
+ * digits of the recipient number (pay-in details, or the pay-out request's recipient).
+ */
+export async function searchCondition(q: string): Promise<Prisma.Sql> {
+  const text = q.trim();
+  const ids = new Set<string>();
+  const merchantIds = new Set<string>([text]);
+
+  if (UUID.test(text)) {
+    const id = text.toLowerCase();
+    const db = getDb();
+    const operation = await db.operation.findUnique({ where: { id }, select: { id: true } });
+    if (operation) {
+      ids.add(id);
+    } else {
+      const [calls, webhooks] = await Promise.all([
+        db.apiCall.findMany({
+          where: { traceID: { in: [text, id] } },
+          select: { operationId: true, idTransactionMerchant: true },
+          take: 50,
+        }),
+        db.webhookDelivery.findMany({
+          where: { traceID: { in: [text, id] }, operationId: { not: null } },
+          select: { operationId: true },
+          take: 50,
+        }),
+      ]);
+      for (const c of calls) {
+        if (c.operationId) ids.add(c.operationId);
+        if (c.idTransactionMerchant) merchantIds.add(c.idTransactionMerchant);
+      }
+      for (const w of webhooks) if (w.operationId) ids.add(w.operationId);
+      if (calls.length === 0 && webhooks.length === 0) {
+        // Read-backs are recorded as API calls too; this only finds deliveries whose call record is gone.
+        const confirmed = await db.webhookDelivery.findMany({
+          where: { readBackTraceID: { in: [text, id] }, operationId: { not: null } },
+          select: { operationId: true },
+          take: 50,
+        });
+        for (const w of confirmed) if (w.operationId) ids.add(w.operationId);
+      }
+    }
+  }
+
+  const parts: Prisma.Sql[] = [Prisma.sql`o."idTransactionMerchant" IN (${Prisma.join([...merchantIds])})`];
+  if (ids.size) {
+    parts.push(Prisma.sql`o.id IN (${Prisma.join([...ids].map((id) => Prisma.sql`${id}::uuid`))})`);
+  }
+  if (LAST_DIGITS.test(text)) {
+    const suffix = `%${text}`;
+    parts.push(Prisma.sql`o."detailsNumber" LIKE ${suffix}`);
+    parts.push(
+      Prisma.sql`o.id IN (SELECT p."operationId" FROM "PayoutRequest" p
+        WHERE p."recipientNumber" LIKE ${suffix} AND p."operationId" IS NOT NULL)`,
+    );
+  }
+  return Prisma.sql`(${Prisma.join(parts, " OR ")})`;
+}

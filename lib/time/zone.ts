@@ -1,0 +1,143 @@
+/**
+ * IANA time zones without a library: validation, local wall time -> UTC instant, and display.
+ * Shared by server and client code (pure, no env).
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The canonical name of an IANA zone ("europe/moscow" -> "Europe/Moscow"), or null when unknown. */
+export function canonicalTimeZone(value: string): string | null {
+  if (!/^[A-Za-z0-9_+\-/]{1,64}$/.test(value)) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+type WallTime = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+function wallTime(date: Date, timeZone: string): WallTime {
+  const out: Record<string, number> = {};
+  for (const part of partsFormatter(timeZone).formatToParts(date)) {
+    if (part.type !== "literal") out[part.type] = Number(part.value);
+  }
+  return {
+    year: out.year!,
+    month: out.month!,
+    day: out.day!,
+    hour: out.hour!,
+    minute: out.minute!,
+    second: out.second!,
+  };
+}
+
+/** Offset of the zone from UTC at an instant, in milliseconds (Moscow: +3 h). */
+export function zoneOffsetMs(date: Date, timeZone: string): number {
+  const w = wallTime(date, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  const wholeSeconds = Math.floor(date.getTime() / 1000) * 1000;
+  return asUtc - wholeSeconds;
+}
+
+const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
+
+/** True for "2026-11-20", "2026-11-20T13:05" and "2026-11-20T13:05:09.123" that name a real calendar day. */
+export function isLocalDateTime(value: string): boolean {
+  const m = LOCAL.exec(value);
+  if (!m) return false;
+  const [y, mo, d, h = "0", mi = "0", s = "0"] = m.slice(1);
+  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  return (
+    date.getUTCFullYear() === Number(y) &&
+    date.getUTCMonth() === Number(mo) - 1 &&
+    date.getUTCDate() === Number(d) &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60
+  );
+}
+
+export function isDateOnly(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value);
+}
+
+/**
+ * The UTC instant at which the clocks of `timeZone` show `local` ("2026-11-20" or "2026-11-20T13:05").
+ * A wall time skipped by a DST jump resolves to the instant just after the jump.
+ */
+export function zonedToUtc(local: string, timeZone: string): Date {
+  const m = LOCAL.exec(local);
+  if (!m || !isLocalDateTime(local)) throw new RangeError(`not a local date-time: ${local}`);
+  const [y, mo, d, h = "0", mi = "0", s = "0", ms = "0"] = m.slice(1);
+  const asUtc = Date.UTC(
+    Number(y),
+    Number(mo) - 1,
+    Number(d),
+    Number(h),
+    Number(mi),
+    Number(s),
+    Number(ms.padEnd(3, "0")),
+  );
+  const first = asUtc - zoneOffsetMs(new Date(asUtc), timeZone);
+  const offset = zoneOffsetMs(new Date(first), timeZone);
+  const second = asUtc - offset;
+  if (zoneOffsetMs(new Date(second), timeZone) === offset) return new Date(second);
+  // The wall time falls in a DST gap: take the instant after the jump.
+  return new Date(Math.max(first, second));
+}
+
+/** The day after a "YYYY-MM-DD" date, as "YYYY-MM-DD". */
+export function nextDay(date: string): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** "2026-11-20T13:05:09.123+03:00": the instant as the zone's clocks show it, with the offset. */
+export function formatInZoneIso(date: Date, timeZone: string): string {
+  const w = wallTime(date, timeZone);
+  const offsetMinutes = Math.round(zoneOffsetMs(date, timeZone) / 60_000);
+  const sign = offsetMinutes < 0 ? "-" : "+";
+  const abs = Math.abs(offsetMinutes);
+  return (
+    `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}` +
+    `.${pad(date.getUTCMilliseconds(), 3)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
+
+/** "2026-11-20 13:05:09" in the zone: for tables. */
+export function formatInZone(date: Date, timeZone: string): string {
+  const w = wallTime(date, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+}
+
+/** "2 h 05 min", "45 s", "3 d 4 h": a duration for humans. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  const min = Math.floor(s / 60);
+  if (min < 60) return `${min} min ${pad(s % 60)} s`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return `${h} h ${pad(min % 60)} min`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}

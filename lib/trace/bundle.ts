@@ -1,0 +1,86 @@
+import type { TraceLookup } from "./lookup";
+import { maskNumbersInJson } from "@/lib/operations/mask";
+
+const SECRET_KEYS = /authorization|token|password|secret|cookie/i;
+const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+
+/** Removes secrets: values under secret-looking keys, JWTs, and any of the given secret values. */
+export function redactSecrets(value: unknown, secrets: readonly string[]): unknown {
+  const known = secrets.filter((s) => s.length >= 8);
+  const scrub = (text: string) =>
+    known.reduce((t, secret) => t.split(secret).join("[redacted]"), text).replace(JWT, "[redacted]");
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return scrub(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([key, inner]) => [
+        key,
+        SECRET_KEYS.test(key) ? "[redacted]" : walk(inner),
+      ]),
+    );
+  };
+  return walk(value);
+}
+
+/**
+ * The support bundle for the platform's support team: traceIDs, calls (request and response), the
+ * operations and their timeline, webhook deliveries. No staff identities, no token, numbers masked.
+ */
+export function buildSupportBundle(
+  lookup: TraceLookup,
+  secrets: readonly string[],
+  now: Date = new Date(),
+): string {
+  const traceIDs = [
+    ...new Set(
+      [
+        ...lookup.calls.map((c) => c.traceID),
+        ...lookup.webhooks.flatMap((w) => [w.traceID, w.readBackTraceID]),
+      ].filter((t): t is string => Boolean(t)),
+    ),
+  ];
+  const bundle = {
+    generatedAt: now.toISOString(),
+    query: lookup.query,
+    traceIDs,
+    calls: lookup.calls.map((c) => ({
+      traceID: c.traceID,
+      startedAt: c.startedAt,
+      method: c.method,
+      path: c.path,
+      httpStatus: c.httpStatus,
+      envelopeStatus: c.envelopeStatus,
+      codeError: c.codeError,
+      message: c.message,
+      error: c.error,
+      latencyMs: c.latencyMs,
+      operationId: c.operationId,
+      idTransactionMerchant: c.idTransactionMerchant,
+      request: c.request,
+      response: c.response,
+    })),
+    operations: lookup.operations.map((o) => ({
+      id: o.id,
+      idTransactionMerchant: o.idTransactionMerchant,
+      typeOperation: o.typeOperation,
+      status: o.status,
+      dateAdded: o.dateAdded,
+      dateUpdated: o.dateUpdated,
+      amount: o.amount,
+      currency: o.currency,
+      amountInCurrencyBalance: o.amountInCurrencyBalance,
+      exchangeRate: o.exchangeRate,
+      statusHistory: o.timeline.map((t) => ({ status: t.status, at: t.at, source: t.source })),
+    })),
+    webhooks: lookup.webhooks.map((w) => ({
+      receivedAt: w.receivedAt,
+      operationId: w.operationId,
+      operationStatus: w.operationStatus,
+      outcome: w.outcome,
+      traceID: w.traceID,
+      readBackTraceID: w.readBackTraceID,
+    })),
+  };
+  return JSON.stringify(redactSecrets(maskNumbersInJson(bundle), secrets), null, 2);
+}

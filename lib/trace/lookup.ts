@@ -1,0 +1,202 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
+import { maskNumbersInJsonText } from "@/lib/operations/mask";
+import { buildTimeline, type TimelineEntry } from "@/lib/operations/timeline";
+import type { OperationType } from "@/lib/platform/schemas";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LIMIT = 100;
+
+export type TraceCall = {
+  id: string;
+  startedAt: string;
+  method: string;
+  path: string;
+  httpStatus: number | null;
+  envelopeStatus: string | null;
+  codeError: string | null;
+  message: string | null;
+  traceID: string | null;
+  latencyMs: number;
+  error: string | null;
+  actor: { email: string; role: string } | null;
+  operationId: string | null;
+  idTransactionMerchant: string | null;
+  /** Request and response bodies, recipient numbers masked (the token is never stored). */
+  request: unknown;
+  response: unknown;
+};
+
+export type TraceWebhook = {
+  id: string;
+  receivedAt: string;
+  outcome: WebhookOutcome;
+  outcomeDetail: string | null;
+  operationId: string | null;
+  operationStatus: OperationStatus | null;
+  traceID: string | null;
+  readBackTraceID: string | null;
+};
+
+export type TraceOperation = {
+  id: string;
+  typeOperation: OperationType;
+  status: OperationStatus;
+  idTransactionMerchant: string;
+  dateAdded: string;
+  dateUpdated: string | null;
+  amount: string;
+  currency: string;
+  amountInCurrencyBalance: string | null;
+  exchangeRate: string | null;
+  timeline: TimelineEntry[];
+};
+
+export type TraceLookup = {
+  query: string;
+  /** What the text was recognised as; null when nothing matched. */
+  matchedBy: "traceID" | "operationId" | "idTransactionMerchant" | null;
+  calls: TraceCall[];
+  webhooks: TraceWebhook[];
+  operations: TraceOperation[];
+};
+
+/**
+ * Support's lookup: a traceID (of an API call or a webhook), an operation id or an idTransactionMerchant
+ * gives the calls with who made them, the webhook deliveries, and the operations with their timeline.
+ */
+export async function lookupTrace(query: string, now = new Date()): Promise<TraceLookup> {
+  const q = query.trim();
+  const db = getDb();
+  const variants = UUID.test(q) ? [...new Set([q, q.toLowerCase()])] : [q];
+
+  const [tracedCalls, tracedWebhooks] = await Promise.all([
+    db.apiCall.findMany({ where: { traceID: { in: variants } }, select: { id: true }, take: LIMIT }),
+    db.webhookDelivery.findMany({
+      where: { OR: [{ traceID: { in: variants } }, { readBackTraceID: { in: variants } }] },
+      select: { id: true, operationId: true },
+      take: LIMIT,
+    }),
+  ]);
+
+  let matchedBy: TraceLookup["matchedBy"] = null;
+  let operationFilter: { id?: { in: string[] }; idTransactionMerchant?: string } | null = null;
+  let callIds = tracedCalls.map((c) => c.id);
+  let webhookIds = tracedWebhooks.map((w) => w.id);
+
+  if (callIds.length || webhookIds.length) {
+    matchedBy = "traceID";
+    const calls = await db.apiCall.findMany({
+      where: { id: { in: callIds } },
+      select: { operationId: true, idTransactionMerchant: true },
+    });
+    const ids = new Set<string>();
+    for (const c of calls) if (c.operationId) ids.add(c.operationId);
+    for (const w of tracedWebhooks) if (w.operationId) ids.add(w.operationId);
+    const merchantIds = calls.map((c) => c.idTransactionMerchant).filter((m): m is string => m !== null);
+    const ops = await db.operation.findMany({
+      where: { OR: [{ id: { in: [...ids] } }, { idTransactionMerchant: { in: merchantIds } }] },
+      select: { id: true },
+      take: LIMIT,
+    });
+    operationFilter = { id: { in: ops.map((o) => o.id) } };
+  } else {
+    const byId = UUID.test(q)
+      ? await db.operation.findUnique({ where: { id: q.toLowerCase() }, select: { id: true } })
+      : null;
+    if (byId) {
+      matchedBy = "operationId";
+      operationFilter = { id: { in: [byId.id] } };
+    } else if ((await db.operation.count({ where: { idTransactionMerchant: q }, take: 1 })) > 0) {
+      matchedBy = "idTransactionMerchant";
+      operationFilter = { idTransactionMerchant: q };
+    } else if ((await db.apiCall.count({ where: { idTransactionMerchant: q }, take: 1 })) > 0) {
+      // A creation the platform refused: calls exist, the operation does not.
+      matchedBy = "idTransactionMerchant";
+    }
+  }
+
+  const operations = operationFilter
+    ? await db.operation.findMany({
+        where: operationFilter,
+        include: { history: { orderBy: [{ recordedAt: "asc" }, { id: "asc" }] } },
+        orderBy: { dateAdded: "desc" },
+        take: LIMIT,
+      })
+    : [];
+
+  if (matchedBy === "operationId" || matchedBy === "idTransactionMerchant") {
+    const ids = operations.map((o) => o.id);
+    const merchantIds = [...new Set([...operations.map((o) => o.idTransactionMerchant), q])];
+    const [calls, webhooks] = await Promise.all([
+      db.apiCall.findMany({
+        where: { OR: [{ operationId: { in: ids } }, { idTransactionMerchant: { in: merchantIds } }] },
+        select: { id: true },
+        take: LIMIT,
+      }),
+      db.webhookDelivery.findMany({
+        where: { operationId: { in: ids } },
+        select: { id: true },
+        take: LIMIT,
+      }),
+    ]);
+    callIds = calls.map((c) => c.id);
+    webhookIds = webhooks.map((w) => w.id);
+  }
+
+  const [calls, webhooks] = await Promise.all([
+    db.apiCall.findMany({
+      where: { id: { in: callIds } },
+      include: { actor: { select: { email: true, role: true } } },
+      orderBy: { startedAt: "asc" },
+    }),
+    db.webhookDelivery.findMany({ where: { id: { in: webhookIds } }, orderBy: { receivedAt: "asc" } }),
+  ]);
+
+  return {
+    query: q,
+    matchedBy,
+    calls: calls.map((c) => ({
+      id: c.id.toString(),
+      startedAt: c.startedAt.toISOString(),
+      method: c.method,
+      path: c.path,
+      httpStatus: c.httpStatus,
+      envelopeStatus: c.envelopeStatus,
+      codeError: c.codeError,
+      message: c.message,
+      traceID: c.traceID,
+      latencyMs: c.latencyMs,
+      error: c.error,
+      actor: c.actor ? { email: c.actor.email, role: c.actor.role } : null,
+      operationId: c.operationId,
+      idTransactionMerchant: c.idTransactionMerchant,
+      request: maskNumbersInJsonText(c.requestBody),
+      response: maskNumbersInJsonText(c.responseBody),
+    })),
+    webhooks: webhooks.map((w) => ({
+      id: w.id.toString(),
+      receivedAt: w.receivedAt.toISOString(),
+      outcome: w.outcome,
+      outcomeDetail: w.outcomeDetail,
+      operationId: w.operationId,
+      operationStatus: w.operationStatus,
+      traceID: w.traceID,
+      readBackTraceID: w.readBackTraceID,
+    })),
+    operations: operations.map((o) => ({
+      id: o.id,
+      typeOperation: o.typeOperation,
+      status: o.status,
+      idTransactionMerchant: o.idTransactionMerchant,
+      dateAdded: o.dateAdded.toISOString(),
+      dateUpdated: o.dateUpdated?.toISOString() ?? null,
+      amount: o.amount.toFixed(),
+      currency: o.currency,
+      amountInCurrencyBalance: o.amountInCurrencyBalance?.toFixed() ?? null,
+      exchangeRate: o.exchangeRate?.toFixed() ?? null,
+      timeline: buildTimeline(o.dateAdded, o.history, now),
+    })),
+  };
+}

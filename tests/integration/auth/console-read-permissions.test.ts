@@ -1,0 +1,162 @@
+// Walks the permission matrix for every server action, route handler and page of the console's read
+// side: each role is either let through or refused (403 / typed "forbidden" / redirect to /forbidden).
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { can, roles, type Permission, type Role } from "@/lib/auth/permissions";
+import { PlatformError } from "@/lib/platform/errors";
+import { createStaff, insertOperations } from "../../support/mirror";
+
+const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
+vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+
+const platform = {
+  getOperation: async () => ({ operation: null, traceID: "trace-from-fake" }),
+  // the balance page then shows the last snapshot, without writing one
+  getBalance: async () => {
+    throw new PlatformError({ kind: "transport", method: "GET", path: "/balance", description: "down" });
+  },
+};
+(globalThis as { paydeskPlatform?: unknown }).paydeskPlatform = platform;
+
+const users = {} as Record<Role, string>;
+const operationId = randomUUID();
+
+beforeAll(async () => {
+  for (const role of roles) users[role] = (await createStaff(role)).id;
+  await insertOperations([{ id: operationId, dateAdded: new Date("2004-02-02T00:00:00Z") }]);
+});
+
+function signInAs(role: Role | null) {
+  session.current = role ? { userId: users[role], sessionVersion: 0 } : null;
+}
+
+type Outcome = "allowed" | "forbidden" | "unauthenticated";
+
+async function actionOutcome(run: () => Promise<unknown>): Promise<Outcome> {
+  const result = (await run()) as { ok: boolean; code?: string };
+  if (result.code === "forbidden") return "forbidden";
+  if (result.code === "unauthenticated") return "unauthenticated";
+  return "allowed";
+}
+
+async function routeOutcome(run: () => Promise<Response>): Promise<Outcome> {
+  const response = await run();
+  if (response.status === 403) return "forbidden";
+  if (response.status === 401) return "unauthenticated";
+  expect(response.status).toBe(200);
+  await response.body?.cancel();
+  return "allowed";
+}
+
+async function pageOutcome(run: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    await run();
+    return "allowed";
+  } catch (error) {
+    const digest = String((error as { digest?: string }).digest ?? "");
+    if (digest.includes("/forbidden")) return "forbidden";
+    if (digest.includes("/login")) return "unauthenticated";
+    throw error;
+  }
+}
+
+const noParams = () => Promise.resolve({});
+
+const checks: Array<{ name: string; permission: Permission; run: () => Promise<Outcome> }> = [
+  {
+    name: "action refreshOperationAction",
+    permission: "operations.refresh",
+    run: async () => {
+      const { refreshOperationAction } = await import("@/lib/operations/actions");
+      return actionOutcome(() => refreshOperationAction({ id: operationId }));
+    },
+  },
+  {
+    name: "action revealRecipientNumberAction",
+    permission: "recipients.reveal",
+    run: async () => {
+      const { revealRecipientNumberAction } = await import("@/lib/operations/actions");
+      return actionOutcome(() => revealRecipientNumberAction({ id: operationId }));
+    },
+  },
+  {
+    name: "action saveViewAction",
+    permission: "operations.read",
+    run: async () => {
+      const { saveViewAction } = await import("@/lib/operations/actions");
+      return actionOutcome(() => saveViewAction({ name: `v-${randomUUID()}`, query: "status=failed" }));
+    },
+  },
+  {
+    name: "action deleteViewAction",
+    permission: "operations.read",
+    run: async () => {
+      const { deleteViewAction } = await import("@/lib/operations/actions");
+      return actionOutcome(() => deleteViewAction({ id: randomUUID() }));
+    },
+  },
+  {
+    name: "GET /api/operations",
+    permission: "operations.read",
+    run: async () => {
+      const { GET } = await import("@/app/api/operations/route");
+      return routeOutcome(() => GET(new Request("http://test/api/operations?from=2004-02-01&to=2004-02-03")));
+    },
+  },
+  {
+    name: "GET /api/exports/operations",
+    permission: "operations.export",
+    run: async () => {
+      const { GET } = await import("@/app/api/exports/operations/route");
+      return routeOutcome(() =>
+        GET(new Request("http://test/api/exports/operations?from=2004-02-01&to=2004-02-03")),
+      );
+    },
+  },
+  {
+    name: "page /operations",
+    permission: "operations.read",
+    run: async () => {
+      const { default: Page } = await import("@/app/(console)/operations/page");
+      return pageOutcome(() => Page({ searchParams: Promise.resolve({ from: "2004-02-01" }) }));
+    },
+  },
+  {
+    name: "page /operations/[id]",
+    permission: "operations.read",
+    run: async () => {
+      const { default: Page } = await import("@/app/(console)/operations/[id]/page");
+      return pageOutcome(() =>
+        Page({ params: Promise.resolve({ id: operationId }), searchParams: noParams() }),
+      );
+    },
+  },
+  {
+    name: "page /trace",
+    permission: "trace.read",
+    run: async () => {
+      const { default: Page } = await import("@/app/(console)/trace/page");
+      return pageOutcome(() => Page({ searchParams: Promise.resolve({ q: operationId }) }));
+    },
+  },
+  {
+    name: "page /balance",
+    permission: "balance.read",
+    run: async () => {
+      const { default: Page } = await import("@/app/(console)/balance/page");
+      return pageOutcome(() => Page({ searchParams: noParams() }));
+    },
+  },
+];
+
+describe.each(checks)("$name", ({ permission, run }) => {
+  it.each(roles)(`%s is allowed only with ${permission}`, async (role) => {
+    signInAs(role);
+    expect(await run()).toBe(can(role, permission) ? "allowed" : "forbidden");
+  });
+
+  it("refuses a visitor without a session", async () => {
+    signInAs(null);
+    expect(await run()).toBe("unauthenticated");
+  });
+});

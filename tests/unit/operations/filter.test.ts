@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { encodeCursor } from "@/lib/operations/cursor";
+import { defaultColumns } from "@/lib/operations/columns";
+import { parseOperationFilter, viewParams } from "@/lib/operations/filter";
+
+const parse = (query: string) => parseOperationFilter(new URLSearchParams(query));
+
+describe("operations filter from the URL", () => {
+  it("has defaults for an empty query", () => {
+    const r = parse("");
+    expect(r.ok && r.filter).toMatchObject({ statuses: [], tz: "UTC", size: 50, cols: defaultColumns });
+  });
+
+  it("reads every filter", () => {
+    const cursor = encodeCursor({
+      dateAdded: new Date("2026-11-20T10:00:00.000Z"),
+      id: "00000000-0000-4000-8000-000000000001",
+    });
+    const r = parse(
+      `type=payOut&status=success,failed&status=success&method=toCard&currency=rub&from=2026-11-01&to=2026-11-30` +
+        `&tz=Europe/Moscow&amountMin=0.0001&amountMax=100.5&q=%20abc%20&cols=amount,status&size=20&after=${cursor}`,
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.filter).toMatchObject({
+      type: "payOut",
+      statuses: ["success", "failed"],
+      method: "toCard",
+      currency: "RUB",
+      tz: "Europe/Moscow",
+      amountMin: "0.0001",
+      amountMax: "100.5",
+      q: "abc",
+      cols: ["amount", "status"],
+      size: 20,
+    });
+    expect(r.filter.dateFrom?.toISOString()).toBe("2026-10-31T21:00:00.000Z");
+    // a date-only "to" includes the whole day
+    expect(r.filter.dateTo?.toISOString()).toBe("2026-11-30T21:00:00.000Z");
+    expect(r.filter.after?.id).toBe("00000000-0000-4000-8000-000000000001");
+  });
+
+  it("treats empty form fields as no filter", () => {
+    const r = parse("type=&method=&q=&amountMin=");
+    expect(r.ok).toBe(true);
+  });
+
+  it.each([
+    ["type=refund", "type"],
+    ["status=done", "status"],
+    ["method=to card", "method"],
+    ["currency=R1", "currency"],
+    ["from=2026-02-30", "from"],
+    ["to=yesterday", "to"],
+    ["tz=Mars/Olympus", "tz"],
+    ["amountMin=1e3", "amountMin"],
+    ["amountMin=0.00001", "amountMin"],
+    ["amountMax=-5", "amountMax"],
+    ["amountMin=10&amountMax=9.9999", "amountMax"],
+    ["from=2026-11-02&to=2026-11-01", "to"],
+    ["cols=amount,secret", "cols"],
+    ["size=0", "size"],
+    ["size=500", "size"],
+    ["after=not-a-cursor", "after"],
+    ["type=payIn&type=payOut", "type"],
+    ["colour=red", "colour"],
+    [`after=${"a".repeat(10)}&before=${"b".repeat(10)}`, "after"],
+  ])("%s is refused with an error on %s", (query, field) => {
+    const r = parse(query);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.fieldErrors[field]?.length).toBeGreaterThan(0);
+    expect(r.message).toMatch(/cannot be used/);
+  });
+
+  it("serialises a view without paging and round-trips it", () => {
+    const r = parse("status=failed&tz=Asia/Tokyo&cols=amount&size=25&q=42");
+    if (!r.ok) throw new Error("expected ok");
+    const again = parseOperationFilter(viewParams(r.filter));
+    expect(again.ok && again.filter).toMatchObject({
+      statuses: ["failed"],
+      tz: "Asia/Tokyo",
+      cols: ["amount"],
+      size: 25,
+      q: "42",
+    });
+  });
+});

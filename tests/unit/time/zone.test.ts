@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import {
+  canonicalTimeZone,
+  formatDuration,
+  formatInZoneIso,
+  isLocalDateTime,
+  zonedToUtc,
+} from "@/lib/time/zone";
+
+describe("time zones", () => {
+  it.each([
+    ["2026-11-20", "Europe/Moscow", "2026-11-19T21:00:00.000Z"],
+    ["2026-11-20T13:05", "Europe/Moscow", "2026-11-20T10:05:00.000Z"],
+    ["2026-11-20", "UTC", "2026-11-20T00:00:00.000Z"],
+    ["2026-11-20", "America/New_York", "2026-11-20T05:00:00.000Z"],
+    ["2026-07-20", "America/New_York", "2026-07-20T04:00:00.000Z"],
+    // 02:30 does not exist on 2026-03-08 in New York (clocks jump 02:00 -> 03:00)
+    ["2026-03-08T02:30", "America/New_York", "2026-03-08T07:30:00.000Z"],
+    ["2026-11-20T00:00", "Asia/Kolkata", "2026-11-19T18:30:00.000Z"],
+  ])("%s in %s is %s", (local, tz, utc) => {
+    expect(zonedToUtc(local, tz).toISOString()).toBe(utc);
+  });
+
+  it("formats an instant in a zone with its offset", () => {
+    expect(formatInZoneIso(new Date("2026-11-20T10:05:09.123Z"), "Europe/Moscow")).toBe(
+      "2026-11-20T13:05:09.123+03:00",
+    );
+    expect(formatInZoneIso(new Date("2026-11-20T10:05:09.123Z"), "America/New_York")).toBe(
+      "2026-11-20T05:05:09.123-05:00",
+    );
+  });
+
+  it("validates zones and local date-times", () => {
+    expect(canonicalTimeZone("Europe/Moscow")).toBe("Europe/Moscow");
+    expect(canonicalTimeZone("Mars/Olympus")).toBeNull();
+    expect(canonicalTimeZone("")).toBeNull();
+    expect(isLocalDateTime("2026-02-30")).toBe(false);
+    expect(isLocalDateTime("2026-02-28T24:00")).toBe(false);
+    expect(isLocalDateTime("2026-02-28T23:59:59.999")).toBe(true);
+  });
+
+  it.each([
+    [45_000, "45 s"],
+    [125_000, "2 min 05 s"],
+    [7_500_000, "2 h 05 min"],
+    [90_000_000, "1 d 1 h"],
+  ])("%i ms reads %s", (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
+  });
+});
