@@ -65,8 +65,3 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
     },
   };
 }
-
-/** Queues a job now (e.g. "run reconciliation now" from the console). */
-export async function enqueueJob(boss: PgBoss, name: JobName): Promise<string | null> {
-  return boss.send(jobs[name].queue, {});
-}
