@@ -23,7 +23,13 @@ import {
   type CallSite,
   type NormalisedEnvelope,
 } from "./envelope";
-import { maskRequestBody, noopRecorder, type ApiCallRecord, type ApiCallRecorder } from "./recorder";
+import {
+  maskRequestBody,
+  maskResponseBody,
+  noopRecorder,
+  type ApiCallRecord,
+  type ApiCallRecorder,
+} from "./recorder";
 import { SchemaMismatchError } from "./schemas";
 import { isWireObject, parseWireJson, stringifyWire, type WireObject, type WireValue } from "./wire";
 
@@ -220,6 +226,7 @@ export function createTransport(options: TransportOptions): Transport {
         method: req.method,
         path: req.path,
         requestBody: maskedBody,
+        responseBody: null,
         httpStatus: null,
         envelopeStatus: null,
         codeError: null,
@@ -260,6 +267,7 @@ export function createTransport(options: TransportOptions): Transport {
       }
 
       rec.httpStatus = outcome.status;
+      rec.responseBody = maskResponseBody(outcome.text, redact);
       const site: CallSite = {
         method: req.method,
         path: req.path,

@@ -13,6 +13,7 @@ export const databaseRecorder: ApiCallRecorder = {
         method: call.method,
         path: call.path,
         requestBody: call.requestBody,
+        responseBody: call.responseBody,
         httpStatus: call.httpStatus,
         envelopeStatus: call.envelopeStatus,
         codeError: call.codeError,

@@ -5,7 +5,7 @@
  * The database-backed recorder lives in record-to-db.ts.
  */
 import type { Dialect } from "./envelope";
-import { isWireObject, stringifyWire, type WireValue } from "./wire";
+import { isWireObject, parseWireJson, stringifyWire, type WireValue } from "./wire";
 
 export interface ApiCallRecord {
   method: "GET" | "POST";
@@ -13,6 +13,8 @@ export interface ApiCallRecord {
   path: string;
   /** Request body as sent, with recipient numbers masked; null for GET. */
   requestBody: string | null;
+  /** Response body as received, recipient numbers masked, cut at RESPONSE_BODY_LIMIT; null without an answer. */
+  responseBody: string | null;
   /** null when no HTTP answer arrived (network error, timeout). */
   httpStatus: number | null;
   envelopeStatus: string | null;
@@ -76,4 +78,21 @@ function maskValue(value: WireValue): WireValue {
 export function maskRequestBody(body: WireValue | undefined): string | null {
   if (body === undefined) return null;
   return stringifyWire(maskValue(body));
+}
+
+/** Long responses (list pages) are stored cut: enough to read the envelope and the first records. */
+export const RESPONSE_BODY_LIMIT = 16_384;
+
+/** The text to store for a response: JSON with recipient numbers masked, anything else as is; then cut. */
+export function maskResponseBody(text: string, redact: (s: string) => string = (s) => s): string {
+  let masked: string;
+  try {
+    masked = stringifyWire(maskValue(parseWireJson(text)));
+  } catch {
+    masked = text;
+  }
+  masked = redact(masked);
+  return masked.length > RESPONSE_BODY_LIMIT
+    ? `${masked.slice(0, RESPONSE_BODY_LIMIT)}… [cut: ${masked.length} characters in all]`
+    : masked;
 }

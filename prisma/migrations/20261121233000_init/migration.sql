@@ -384,6 +384,9 @@ CREATE INDEX "WebhookDelivery_outcome_receivedAt_idx" ON "WebhookDelivery"("outc
 CREATE INDEX "WebhookDelivery_traceID_idx" ON "WebhookDelivery"("traceID");
 
 -- CreateIndex
+CREATE INDEX "WebhookDelivery_readBackTraceID_idx" ON "WebhookDelivery"("readBackTraceID");
+
+-- CreateIndex
 CREATE INDEX "ApiCall_traceID_idx" ON "ApiCall"("traceID");
 
 -- CreateIndex

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "vitest";
-import { InMemoryRecorder, maskNumber, maskRequestBody } from "@/lib/platform/recorder";
+import {
+  InMemoryRecorder,
+  maskNumber,
+  maskRequestBody,
+  maskResponseBody,
+  RESPONSE_BODY_LIMIT,
+} from "@/lib/platform/recorder";
 import { LosslessNumber } from "@/lib/platform/wire";
 
 describe("masking", () => {
@@ -32,6 +38,28 @@ describe("masking", () => {
   });
 });
 
+describe("maskResponseBody", () => {
+  test("masks recipient numbers in the stored response and keeps amounts exact", () => {
+    const text =
+      '{"status":"Success","data":{"amount":922337203685477.5807,"paymentDetailsData":{"number":"4276380012345678"}},"traceID":"t"}';
+    const stored = maskResponseBody(text);
+    expect(stored).toContain('"number":"************5678"');
+    expect(stored).toContain("922337203685477.5807");
+    expect(stored).not.toContain("4276380012345678");
+  });
+
+  test("cuts long responses and says how long they were", () => {
+    const text = JSON.stringify({ data: "x".repeat(RESPONSE_BODY_LIMIT * 2) });
+    const stored = maskResponseBody(text);
+    expect(stored.length).toBeLessThan(RESPONSE_BODY_LIMIT + 100);
+    expect(stored).toMatch(/\[cut: \d+ characters in all\]$/);
+  });
+
+  test("keeps a non-JSON body as text", () => {
+    expect(maskResponseBody("<html>Bad gateway</html>")).toBe("<html>Bad gateway</html>");
+  });
+});
+
 describe("InMemoryRecorder", () => {
   test("finds records by traceID", () => {
     const r = new InMemoryRecorder();
@@ -39,6 +67,7 @@ describe("InMemoryRecorder", () => {
       method: "GET" as const,
       path: "/balance",
       requestBody: null,
+      responseBody: null,
       httpStatus: 200,
       envelopeStatus: "Success",
       codeError: null,
