@@ -1,0 +1,80 @@
+// Builds (once) and serves the production app for a benchmark, and signs a user in.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { projectRoot } from "../../scripts/lib/database";
+import { freePort } from "../../scripts/lib/embedded-postgres";
+
+const nextBin = path.join(projectRoot, "node_modules/next/dist/bin/next");
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [nextBin, ...args], { stdio: "ignore", env, cwd: projectRoot });
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`next ${args[0]} exited with ${code}`)),
+    );
+  });
+}
+
+let built = false;
+
+export async function buildApp(env: NodeJS.ProcessEnv): Promise<void> {
+  if (built) return;
+  await run(["build"], { ...env, NODE_ENV: "production" });
+  built = existsSync(path.join(projectRoot, ".next/BUILD_ID"));
+}
+
+export type AppServer = { url: string; stop: () => Promise<void> };
+
+export async function startApp(env: NodeJS.ProcessEnv): Promise<AppServer> {
+  await buildApp(env);
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      stdio: "ignore",
+      env: { ...env, NODE_ENV: "production" },
+      cwd: projectRoot,
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/login`)).status < 500) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("next start did not answer within 60 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Signs in through Auth.js's credentials endpoint; returns the session cookie as `name=value`. */
+export async function signIn(url: string, email: string, password: string): Promise<string> {
+  const csrf = await fetch(`${url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const response = await fetch(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
+    body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${url}/` }),
+  });
+  const session = response.headers.getSetCookie().find((c) => c.includes("authjs.session-token="));
+  if (!session) throw new Error(`sign-in as ${email} failed (HTTP ${response.status})`);
+  return session.split(";")[0]!;
+}

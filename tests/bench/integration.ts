@@ -1,0 +1,291 @@
+// Integration section of `npm run bench`: webhook ingest against the production server and against a
+// minimal node:http + INSERT baseline, and reconciliation of 100,000 sandbox operations into an empty
+// mirror compared with a plain COPY of the same rows, then an incremental run after 1% changed.
+import { fork } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import autocannon from "autocannon";
+import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { createSandbox } from "../../sandbox/index";
+import { freePort } from "../../scripts/lib/embedded-postgres";
+import { snapshotToRow } from "../../lib/operations/snapshot-row";
+import { createPlatformClient } from "../../lib/platform/client";
+import { databaseRecorder } from "../../lib/platform/record-to-db";
+import type { Operation } from "../../lib/platform/schemas";
+import { runReconciliation } from "../../lib/reconcile/run";
+import type { BenchFigure } from "./sandbox";
+import { startApp } from "./app-server";
+
+const INGEST_SECONDS = 15;
+const INGEST_CONNECTIONS = 50;
+const RECONCILE_OPERATIONS = 100_000;
+
+const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+function webhookBody(): string {
+  const id = randomUUID();
+  return JSON.stringify({
+    status: "Success",
+    traceID: randomUUID(),
+    data: {
+      id,
+      dateAdded: "2026-11-20T10:00:00.000Z",
+      dateUpdated: "2026-11-20T10:01:00.000Z",
+      typeOperation: "payIn",
+      status: "in_progress",
+      idTransactionMerchant: `bench-${id}`,
+      amountInitial: 1500.5,
+      amountRandomized: 1500.5,
+      amount: 1500.5,
+      amountComission: 45.015,
+      currency: "RUB",
+      amountInCurrencyBalance: 15.7,
+      amountComissionInCurrencyBalance: 0.4714,
+      exchangeRate: 95.5,
+      paymentDetailsData: {
+        paymentMethod: "sbp",
+        bankName: "Sberbank",
+        nameMediator: "I. I.",
+        number: "+79990001122",
+        numberAdditional: null,
+        qRcode: null,
+      },
+    },
+  });
+}
+
+async function load(
+  url: string,
+): Promise<{ rps: number; p50: number; p99: number; non2xx: number; errors: number }> {
+  const result = await autocannon({
+    url,
+    method: "POST",
+    connections: INGEST_CONNECTIONS,
+    duration: INGEST_SECONDS,
+    headers: { "content-type": "application/json" },
+    body: webhookBody(),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function startBaseline(databaseUrl: string): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = fork(path.join(import.meta.dirname, "webhook-baseline.ts"), [], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    execArgv: ["--import", "tsx"],
+    stdio: "ignore",
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", (code) => reject(new Error(`baseline server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill("SIGTERM") };
+}
+
+async function benchIngest(env: NodeJS.ProcessEnv, databaseUrl: string): Promise<BenchFigure[]> {
+  const app = await startApp(env);
+  let paydesk;
+  try {
+    await load(`${app.url}/api/webhooks/platform`); // warm-up: compiles routes, fills pools
+    paydesk = await load(`${app.url}/api/webhooks/platform`);
+  } finally {
+    await app.stop();
+  }
+  const baselineServer = await startBaseline(databaseUrl);
+  let baseline;
+  try {
+    await load(baselineServer.url);
+    baseline = await load(baselineServer.url);
+  } finally {
+    baselineServer.stop();
+  }
+  const ratio = paydesk.rps / baseline.rps;
+  return [
+    {
+      name: "ingest: Paydesk webhook receiver (next start), events/s",
+      value: round(paydesk.rps),
+      unit: "events/s",
+      goal: ">= 1000",
+      ok: paydesk.rps >= 1000,
+    },
+    { name: "ingest: Paydesk p50 latency", value: paydesk.p50, unit: "ms" },
+    {
+      name: "ingest: Paydesk p99 latency",
+      value: paydesk.p99,
+      unit: "ms",
+      goal: "< 100",
+      ok: paydesk.p99 < 100,
+    },
+    {
+      name: "ingest: Paydesk non-2xx + errors",
+      value: paydesk.non2xx + paydesk.errors,
+      unit: "requests",
+      goal: "0",
+      ok: paydesk.non2xx + paydesk.errors === 0,
+    },
+    { name: "ingest: baseline node:http + INSERT, events/s", value: round(baseline.rps), unit: "events/s" },
+    { name: "ingest: baseline p50 / p99 latency", value: baseline.p50, unit: `ms (p99 ${baseline.p99} ms)` },
+    {
+      name: "ingest: Paydesk / baseline throughput",
+      value: round(ratio, 2),
+      unit: "x",
+      goal: ">= 0.5",
+      ok: ratio >= 0.5,
+    },
+  ];
+}
+
+async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `DROP TABLE IF EXISTS bench_copy; CREATE TABLE bench_copy (LIKE "Operation" INCLUDING ALL)`,
+    );
+    const columns = [
+      "id",
+      "dateAdded",
+      "dateUpdated",
+      "typeOperation",
+      "status",
+      "idTransactionMerchant",
+      "amountInitial",
+      "amountRandomized",
+      "amount",
+      "amountComission",
+      "currency",
+      "amountInCurrencyBalance",
+      "amountComissionInCurrencyBalance",
+      "exchangeRate",
+      "paymentMethod",
+      "detailsBankName",
+      "detailsNameMediator",
+      "detailsNumber",
+      "raw",
+      "lastSource",
+    ] as const;
+    const escape = (v: unknown) =>
+      v === null || v === undefined
+        ? "\\N"
+        : (v instanceof Date ? v.toISOString() : typeof v === "object" ? JSON.stringify(v) : String(v))
+            .replace(/\\/g, "\\\\")
+            .replace(/\t/g, "\\t")
+            .replace(/\n/g, "\\n");
+    const started = performance.now();
+    const lines = ops.map((op) => {
+      const row = snapshotToRow(op, "reconciliation", null) as Record<string, unknown>;
+      return columns.map((c) => escape(row[c])).join("\t") + "\n";
+    });
+    await pipeline(
+      Readable.from(lines),
+      client.query(copyFrom(`COPY bench_copy (${columns.map((c) => `"${c}"`).join(", ")}) FROM STDIN`)),
+    );
+    const ms = performance.now() - started;
+    await client.query("DROP TABLE bench_copy");
+    return ms;
+  } finally {
+    await client.end();
+  }
+}
+
+async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> {
+  const sandbox = await createSandbox({ port: 0, seedDemoHistory: false });
+  try {
+    const control = (method: string, p: string, body: unknown) =>
+      fetch(`${sandbox.url}/__sandbox${p}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    await control("PATCH", "/merchants/demo", {
+      maxTake: 1000,
+      detailsPoolSize: 100_000,
+      fraudRatePerMinute: 1_000_000,
+    });
+    await control("POST", "/seed", { merchant: "demo", count: RECONCILE_OPERATIONS, days: 90 });
+    const token = sandbox.merchants().find((m) => m.id === "demo")!.token;
+    const platform = createPlatformClient({
+      baseUrl: sandbox.url,
+      token,
+      recorder: databaseRecorder,
+      timeoutMs: 30_000,
+    });
+
+    let started = performance.now();
+    const full = await runReconciliation({ kind: "full", platform, take: 1000 });
+    const fullMs = performance.now() - started;
+    if (full.status !== "completed") throw new Error(`full reconciliation: ${full.status}`);
+
+    const all: Operation[] = [];
+    for (let skip = 0; skip < RECONCILE_OPERATIONS; skip += 1000)
+      all.push(...(await platform.listOperations({ skip, take: 1000 })).operations);
+    const copyMs = await copyRows(databaseUrl, all);
+
+    // 1% of the operations change: new pay-ins arrive and open ones move on.
+    for (let i = 0; i < RECONCILE_OPERATIONS / 100; i++) {
+      await platform.createPayIn({
+        paymentMethod: "sbp",
+        idTransactionMerchant: `bench-inc-${i}-${randomUUID()}`,
+        amount: "1000.5",
+        clientID: `bench-client-${i % 50}`,
+        clientIP: "203.0.113.50",
+        clientDateCreated: "2023-01-01T00:00:00Z",
+      });
+    }
+    started = performance.now();
+    const incremental = await runReconciliation({ kind: "incremental", platform, take: 1000 });
+    const incrementalMs = performance.now() - started;
+    if (incremental.status !== "completed")
+      throw new Error(`incremental reconciliation: ${incremental.status}`);
+
+    const opsPerSecond = RECONCILE_OPERATIONS / (fullMs / 1000);
+    return [
+      {
+        name: `reconcile: full run, ${RECONCILE_OPERATIONS.toLocaleString("en")} ops into an empty mirror`,
+        value: round(fullMs / 1000, 2),
+        unit: "s",
+      },
+      {
+        name: "reconcile: full run throughput",
+        value: Math.round(opsPerSecond),
+        unit: "ops/s",
+        goal: ">= 5000",
+        ok: opsPerSecond >= 5000,
+      },
+      { name: "reconcile: plain COPY of the same rows", value: round(copyMs / 1000, 2), unit: "s" },
+      { name: "reconcile: full run time / COPY time", value: round(fullMs / copyMs, 1), unit: "x" },
+      {
+        name: `reconcile: incremental run after 1% changed (${incremental.operationsSeen} ops read)`,
+        value: round(incrementalMs / 1000, 2),
+        unit: "s",
+      },
+      {
+        name: "reconcile: incremental / full",
+        value: round((incrementalMs / fullMs) * 100, 1),
+        unit: "%",
+        goal: "<= 10",
+        ok: incrementalMs / fullMs <= 0.1,
+      },
+    ];
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+export async function benchIntegration(ctx: {
+  databaseUrl: string;
+  appEnv: NodeJS.ProcessEnv;
+}): Promise<BenchFigure[]> {
+  const ingest = await benchIngest(ctx.appEnv, ctx.databaseUrl);
+  const reconcile = await benchReconciliation(ctx.databaseUrl);
+  return [...ingest, ...reconcile];
+}
