@@ -37,5 +37,6 @@ export async function startDevSandbox(dataDir: string, webhookUrl: string): Prom
 }
 
 export function startTestSandbox(webhookUrl: string | null = null): Promise<RunningSandbox> {
-  return start({ port: 0, webhookRetry: { baseMs: 200, attempts: 6 } }, webhookUrl);
+  // No seeded history: the e2e mirror holds only the fixtures and what the tests create.
+  return start({ port: 0, seedDemoHistory: false, webhookRetry: { baseMs: 200, attempts: 6 } }, webhookUrl);
 }
