@@ -96,16 +96,19 @@ export async function createOnce(
   const db = getDb();
   const id = creation.request.idTransactionMerchant;
   const stored = JSON.parse(JSON.stringify(creation.request)) as Prisma.InputJsonObject;
-  const intent = await db.creationIntent.upsert({
-    where: { idTransactionMerchant: id },
-    create: {
-      idTransactionMerchant: id,
-      kind: creation.kind as CreationKind,
-      request: stored,
-      createdById: context.actorUserId ?? null,
-    },
-    update: {},
+  // INSERT ... ON CONFLICT DO NOTHING: concurrent calls with one id all end up reading the same intent.
+  await db.creationIntent.createMany({
+    data: [
+      {
+        idTransactionMerchant: id,
+        kind: creation.kind as CreationKind,
+        request: stored,
+        createdById: context.actorUserId ?? null,
+      },
+    ],
+    skipDuplicates: true,
   });
+  const intent = await db.creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant: id } });
   if (intent.kind !== creation.kind || !isDeepStrictEqual(intent.request, stored)) {
     throw new IdempotencyConflictError(`idTransactionMerchant ${id} is already used by a different request.`);
   }

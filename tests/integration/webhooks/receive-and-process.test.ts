@@ -6,6 +6,7 @@ import type { Operation } from "@/lib/platform/schemas";
 import { MAX_PROCESSING_ATTEMPTS, processPendingWebhooks } from "@/lib/webhooks/process";
 import { receiveWebhook, type ReceiveConfig } from "@/lib/webhooks/receive";
 import { ipAllowed } from "@/lib/webhooks/source-ip";
+import { forgetCachedSettings } from "@/lib/settings/settings";
 import { snapshot } from "../../support/operations";
 
 const config: ReceiveConfig = { pathSecret: null, maxBodyBytes: 65_536 };
@@ -48,6 +49,7 @@ function platformReading(
 beforeEach(async () => {
   await db.webhookDelivery.deleteMany();
   await db.setting.deleteMany();
+  forgetCachedSettings();
 });
 
 describe("webhook receiver: store raw first, then answer", () => {
@@ -121,6 +123,7 @@ describe("webhook receiver: store raw first, then answer", () => {
 
   it("requires the bearer token when one is configured", async () => {
     await db.setting.create({ data: { key: "webhookBearerToken", value: "s3cret-token" } });
+    forgetCachedSettings();
     const op = snapshot({ status: "in_progress" });
     expect(await deliver(envelope(op))).toMatchObject({ httpStatus: 401, outcome: "rejected" });
     expect(await deliver(envelope(op), { headers: { authorization: "Bearer wrong" } })).toMatchObject({
