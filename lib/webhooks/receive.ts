@@ -1,6 +1,6 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
-import { getDb } from "@/lib/db";
+import { storeInboxRow } from "@/lib/webhooks/inbox-writer";
 import { getEnv } from "@/lib/env";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
@@ -89,20 +89,17 @@ export async function receiveWebhook(
     }
   }
 
-  const delivery = await getDb().webhookDelivery.create({
-    data: {
-      sourceIp: incoming.sourceIp,
-      headers: keptHeaders(incoming.headers),
-      body: incoming.body.slice(0, STORED_BODY_LIMIT),
-      bodyBytes: incoming.bodyBytes,
-      outcome,
-      outcomeDetail: detail,
-      operationId: parsed?.operation.id ?? null,
-      operationStatus: parsed?.operation.status ?? null,
-      traceID: parsed?.traceID ?? null,
-      processedAt: outcome === "received" ? null : new Date(),
-    },
-    select: { id: true },
+  const deliveryId = await storeInboxRow({
+    sourceIp: incoming.sourceIp,
+    headers: keptHeaders(incoming.headers),
+    body: incoming.body.slice(0, STORED_BODY_LIMIT),
+    bodyBytes: incoming.bodyBytes,
+    outcome,
+    outcomeDetail: detail,
+    operationId: parsed?.operation.id ?? null,
+    operationStatus: parsed?.operation.status ?? null,
+    traceID: parsed?.traceID ?? null,
+    processedAt: outcome === "received" ? null : new Date(),
   });
-  return { httpStatus, deliveryId: delivery.id, outcome };
+  return { httpStatus, deliveryId, outcome };
 }

@@ -1,0 +1,16 @@
+"use server";
+import { z } from "zod";
+import { actorFor } from "@/lib/audit/actor";
+import { authorizedAction } from "@/lib/auth/action";
+import { deliveryIdSchema, reprocessDelivery } from "@/lib/webhooks/inbox";
+
+const deliveryId = z.object({ id: deliveryIdSchema }).strict();
+
+const reprocess = authorizedAction("webhooks.reprocess", deliveryId, async (input, user) =>
+  reprocessDelivery(await actorFor(user), input.id),
+);
+
+/** Queues a processed delivery to be decided again (webhooks.reprocess); rejected/malformed ones stay. */
+export async function reprocessWebhookAction(input: unknown) {
+  return reprocess(input);
+}

@@ -1,0 +1,64 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
+
+export type InboxRow = {
+  sourceIp: string | null;
+  headers: Record<string, string>;
+  body: string;
+  bodyBytes: number;
+  outcome: WebhookOutcome;
+  outcomeDetail: string | null;
+  operationId: string | null;
+  operationStatus: OperationStatus | null;
+  traceID: string | null;
+  processedAt: Date | null;
+};
+
+type Pending = { row: InboxRow; resolve: (id: bigint) => void; reject: (error: unknown) => void };
+
+const MAX_BATCH = 200;
+
+const INSERT = `INSERT INTO "WebhookDelivery"
+    ("sourceIp", headers, body, "bodyBytes", outcome, "outcomeDetail", "operationId", "operationStatus", "traceID", "processedAt")
+  SELECT r."sourceIp", r.headers, r.body, r."bodyBytes", r.outcome, r."outcomeDetail", r."operationId", r."operationStatus", r."traceID", r."processedAt"
+  FROM json_populate_recordset(NULL::"WebhookDelivery", $1::json) WITH ORDINALITY AS r
+  ORDER BY r.ordinality
+  RETURNING id`;
+
+let queue: Pending[] = [];
+let flushing = false;
+
+/**
+ * Stores a received webhook and resolves once it is committed (the platform is answered only then).
+ * Requests that arrive while a write is in flight are written together in the next statement — group
+ * commit — so a burst costs one round trip and one commit per batch instead of one per webhook.
+ */
+export function storeInboxRow(row: InboxRow): Promise<bigint> {
+  return new Promise((resolve, reject) => {
+    queue.push({ row, resolve, reject });
+    if (!flushing) void flush();
+  });
+}
+
+async function flush(): Promise<void> {
+  flushing = true;
+  while (queue.length > 0) {
+    const batch = queue.slice(0, MAX_BATCH);
+    queue = queue.slice(batch.length);
+    try {
+      const ids = await insert(batch.map((p) => p.row));
+      batch.forEach((p, i) => p.resolve(ids[i]!));
+    } catch {
+      // One unstorable row must not fail the others: store them one by one.
+      for (const p of batch) await insert([p.row]).then((ids) => p.resolve(ids[0]!), p.reject);
+    }
+  }
+  flushing = false;
+}
+
+async function insert(rows: InboxRow[]): Promise<bigint[]> {
+  const result = await getDb().$queryRawUnsafe<{ id: bigint }[]>(INSERT, JSON.stringify(rows));
+  if (result.length !== rows.length) throw new Error(`stored ${result.length} of ${rows.length} webhooks`);
+  return result.map((r) => r.id);
+}

@@ -1,0 +1,187 @@
+import "server-only";
+import { z } from "zod";
+import { audit, type Actor } from "@/lib/audit/log";
+import { getDb } from "@/lib/db";
+import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
+
+export const webhookOutcomes = [
+  "received",
+  "applied",
+  "duplicate",
+  "stale",
+  "rejected",
+  "malformed",
+  "disagreement",
+  "failed",
+] as const satisfies readonly WebhookOutcome[];
+
+/**
+ * Outcomes a delivery may be processed again from. `rejected` (failed the source checks) and
+ * `malformed` (not an operation) stay as they are: processing them again would trust what was refused.
+ * `received` is already waiting.
+ */
+export const reprocessableOutcomes = [
+  "applied",
+  "duplicate",
+  "stale",
+  "disagreement",
+  "failed",
+] as const satisfies readonly WebhookOutcome[];
+
+export function canReprocess(outcome: WebhookOutcome): boolean {
+  return (reprocessableOutcomes as readonly string[]).includes(outcome);
+}
+
+const PAGE = 50;
+const INT8_MAX = 9_223_372_036_854_775_807n;
+
+/** A delivery id (a positive BIGINT) as text. */
+export const deliveryIdSchema = z
+  .string({ error: "Not a delivery id." })
+  .regex(/^\d{1,19}$/, "Not a delivery id.")
+  .transform((v) => BigInt(v))
+  .refine((v) => v > 0n && v <= INT8_MAX, "Not a delivery id.");
+
+/** Query parameters of the inbox list (outcome filter, keyset cursor on id). */
+export const inboxFilterSchema = z.object({
+  outcome: z.enum(webhookOutcomes, { error: "Unknown outcome." }).optional(),
+  before: deliveryIdSchema.optional(),
+});
+export type InboxFilter = z.output<typeof inboxFilterSchema>;
+
+export type InboxRow = {
+  id: string;
+  receivedAt: string;
+  sourceIp: string | null;
+  outcome: WebhookOutcome;
+  outcomeDetail: string | null;
+  operationId: string | null;
+  operationStatus: string | null;
+  traceID: string | null;
+  bodyBytes: number;
+  processingAttempts: number;
+};
+
+const listFields = {
+  id: true,
+  receivedAt: true,
+  sourceIp: true,
+  outcome: true,
+  outcomeDetail: true,
+  operationId: true,
+  operationStatus: true,
+  traceID: true,
+  bodyBytes: true,
+  processingAttempts: true,
+} as const;
+
+type ListRecord = {
+  id: bigint;
+  receivedAt: Date;
+  sourceIp: string | null;
+  outcome: WebhookOutcome;
+  outcomeDetail: string | null;
+  operationId: string | null;
+  operationStatus: string | null;
+  traceID: string | null;
+  bodyBytes: number;
+  processingAttempts: number;
+};
+
+function toRow(r: ListRecord): InboxRow {
+  return { ...r, id: r.id.toString(), receivedAt: r.receivedAt.toISOString() };
+}
+
+/** Newest first, 50 a page; `nextBefore` is the cursor of the next (older) page. */
+export async function listDeliveries(
+  filter: InboxFilter,
+): Promise<{ rows: InboxRow[]; nextBefore: string | null }> {
+  const rows = await getDb().webhookDelivery.findMany({
+    where: {
+      ...(filter.outcome ? { outcome: filter.outcome } : {}),
+      ...(filter.before !== undefined ? { id: { lt: filter.before } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: PAGE + 1,
+    select: listFields,
+  });
+  const page = rows.slice(0, PAGE);
+  return {
+    rows: page.map(toRow),
+    nextBefore: rows.length > PAGE ? (page.at(-1)?.id.toString() ?? null) : null,
+  };
+}
+
+export type DeliveryDetail = InboxRow & {
+  headers: unknown;
+  body: string;
+  readBackTraceID: string | null;
+  processedAt: string | null;
+  canReprocess: boolean;
+};
+
+export async function getDelivery(id: bigint): Promise<DeliveryDetail | null> {
+  const r = await getDb().webhookDelivery.findUnique({
+    where: { id },
+    select: { ...listFields, headers: true, body: true, readBackTraceID: true, processedAt: true },
+  });
+  if (!r) return null;
+  return {
+    ...toRow(r),
+    headers: r.headers,
+    body: r.body,
+    readBackTraceID: r.readBackTraceID,
+    processedAt: r.processedAt?.toISOString() ?? null,
+    canReprocess: canReprocess(r.outcome),
+  };
+}
+
+export type ReprocessResult =
+  | { ok: true; id: string; previousOutcome: WebhookOutcome }
+  | { ok: false; code: "not_found" | "not_allowed"; message: string };
+
+/**
+ * "Process again": puts a processed delivery back to `received` (lease and attempt count cleared) so
+ * the worker decides it again, with a fresh read-back for a final status. Audited with the outcome
+ * before and after. The update is conditional on the outcome read, so two clicks queue it once.
+ */
+export async function reprocessDelivery(actor: Actor, id: bigint): Promise<ReprocessResult> {
+  return getDb().$transaction(async (tx) => {
+    const delivery = await tx.webhookDelivery.findUnique({
+      where: { id },
+      select: { outcome: true, outcomeDetail: true },
+    });
+    if (!delivery) return { ok: false, code: "not_found", message: "No such webhook delivery." };
+    if (!canReprocess(delivery.outcome)) {
+      return {
+        ok: false,
+        code: "not_allowed",
+        message:
+          delivery.outcome === "received"
+            ? "This delivery is already waiting to be processed."
+            : `A ${delivery.outcome} delivery is not processed again: it failed the checks on receipt.`,
+      };
+    }
+    const updated = await tx.webhookDelivery.updateMany({
+      where: { id, outcome: delivery.outcome },
+      data: {
+        outcome: "received",
+        outcomeDetail: `processing again on request (was ${delivery.outcome})`,
+        claimedUntil: null,
+        processingAttempts: 0,
+        processedAt: null,
+      },
+    });
+    if (updated.count === 0) {
+      return { ok: false, code: "not_allowed", message: "The delivery changed meanwhile; reload the page." };
+    }
+    await audit(tx, actor, {
+      action: "webhook.reprocess",
+      targetType: "webhookDelivery",
+      targetId: id.toString(),
+      before: { outcome: delivery.outcome, outcomeDetail: delivery.outcomeDetail },
+      after: { outcome: "received" },
+    });
+    return { ok: true, id: id.toString(), previousOutcome: delivery.outcome };
+  });
+}
