@@ -89,7 +89,7 @@ export async function receiveWebhook(
     }
   }
 
-  const deliveryId = await storeInboxRow({
+  const row = {
     sourceIp: incoming.sourceIp,
     headers: keptHeaders(incoming.headers),
     body: incoming.body.slice(0, STORED_BODY_LIMIT),
@@ -100,6 +100,20 @@ export async function receiveWebhook(
     operationStatus: parsed?.operation.status ?? null,
     traceID: parsed?.traceID ?? null,
     processedAt: outcome === "received" ? null : new Date(),
-  });
+  };
+  if (row.body.includes("\u0000")) {
+    // PostgreSQL text cannot hold NUL: keep the request for audit with U+FFFD in place of each NUL.
+    const deliveryId = await storeInboxRow({
+      ...row,
+      body: row.body.replaceAll("\u0000", "\uFFFD"),
+      outcome: "malformed",
+      outcomeDetail: "body contains NUL characters (stored with U+FFFD in their place)",
+      operationId: null,
+      operationStatus: null,
+      processedAt: new Date(),
+    });
+    return { httpStatus: 400, deliveryId, outcome: "malformed" };
+  }
+  const deliveryId = await storeInboxRow(row);
   return { httpStatus, deliveryId, outcome };
 }
