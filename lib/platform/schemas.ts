@@ -223,7 +223,10 @@ export function decodeOperation(value: WireValue, what = "operation"): Operation
     paymentDetailsData: f.paymentDetailsData ?? null,
     linkPaymentForm: f.linkPaymentForm ?? null,
     raw: wireToRaw(value) as { [key: string]: RawJson },
-    rawJson: stringifyWire(value),
+    // Serialised only when asked for: a reconciliation page decodes a thousand operations.
+    get rawJson() {
+      return stringifyWire(value);
+    },
   };
 }
 
@@ -271,7 +274,10 @@ export function decodePaymentForm(value: WireValue): PaymentFormResult {
     status: f.status ?? null,
     operation,
     raw: wireToRaw(value) as { [key: string]: RawJson },
-    rawJson: stringifyWire(value),
+    // Serialised only when asked for: a reconciliation page decodes a thousand operations.
+    get rawJson() {
+      return stringifyWire(value);
+    },
   };
 }
 

@@ -21,7 +21,58 @@ export type RawJson = null | boolean | string | RawJson[] | { [key: string]: Raw
 
 /** Parses JSON text keeping numbers exact. Throws SyntaxError on invalid JSON. */
 export function parseWireJson(text: string): WireValue {
-  return parse(text) as WireValue;
+  const marked = markNumbers(text);
+  return marked === null ? (parse(text) as WireValue) : restoreNumbers(JSON.parse(marked) as unknown);
+}
+
+// Fast path: the native JSON.parse (an order of magnitude faster than a parser written in JavaScript)
+// on a copy of the text where every number literal is turned into a string starting with U+0001, then
+// those strings back into LosslessNumber. Any text this cannot handle exactly (an invalid number, or a
+// string that itself contains \u0001) goes through lossless-json instead.
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const MARK = "\\u0001"; // the six characters \u0001: JSON.parse turns them into U+0001
+
+function markNumbers(text: string): string | null {
+  const parts: string[] = [];
+  let last = 0;
+  for (let i = 0; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) {
+          if (text.startsWith("u0001", i + 1)) return null;
+          i++;
+        } else if (d === 34) break;
+      }
+      i++;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      let j = i + 1;
+      while (j < text.length) {
+        const d = text.charCodeAt(j);
+        if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) j++;
+        else break;
+      }
+      const literal = text.slice(i, j);
+      if (!NUMBER.test(literal)) return null;
+      parts.push(text.slice(last, i), `"${MARK}`, literal, '"');
+      last = i = j;
+    } else i++;
+  }
+  parts.push(text.slice(last));
+  return parts.join("");
+}
+
+function restoreNumbers(value: unknown): WireValue {
+  if (typeof value === "string")
+    return value.charCodeAt(0) === 1 ? new LosslessNumber(value.slice(1)) : value;
+  if (Array.isArray(value)) return value.map(restoreNumbers);
+  if (value !== null && typeof value === "object") {
+    const out: WireObject = {};
+    for (const [k, v] of Object.entries(value)) out[k] = restoreNumbers(v);
+    return out;
+  }
+  return value as WireValue;
 }
 
 /** Serialises a wire value; LosslessNumber values are written verbatim as JSON numbers. */

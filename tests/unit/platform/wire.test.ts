@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { parse as losslessParse } from "lossless-json";
 import { InvalidAmountError } from "@/lib/money/decimal";
 import {
   LosslessNumber,
@@ -79,5 +80,26 @@ describe("amountToWire", () => {
       expect((e as InvalidAmountError).reason).toBe(reason);
       expect((e as InvalidAmountError).field).toBe("amount");
     }
+  });
+});
+
+describe("parseWireJson fast path (native JSON.parse with numbers kept as text)", () => {
+  test.each([
+    ['{"a":922337203685477.5807,"b":[0,-1.5,2e3,0.0001],"c":"1.5","d":"x\\"1\\"y"}'],
+    ['[{"n":-0.0}, {"n":1E+2}, true, false, null, "minus - in text", "5"]'],
+    ['{"text":"\\\\u0001 is not an escape here","n":1}'],
+  ])("gives the same result as lossless-json for %s", (text) => {
+    expect(parseWireJson(text)).toEqual(losslessParse(text));
+  });
+
+  test("a string holding \\u0001 still parses exactly (slow path)", () => {
+    const text = '{"s":"a\\u0001b","n":62.50}';
+    const value = parseWireJson(text) as { s: string; n: LosslessNumber };
+    expect(value.s).toBe("a\u0001b");
+    expect(value.n.value).toBe("62.50");
+  });
+
+  test.each(["[01]", "[1.]", "[-]", "[.5]", '{"a":1,}', "[1 2]"])("refuses invalid JSON %s", (text) => {
+    expect(() => parseWireJson(text)).toThrow();
   });
 });
