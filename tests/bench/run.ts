@@ -1,0 +1,109 @@
+// npm run bench [-- sandbox integration console]: prints a table and writes bench-results/<time>.json.
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { projectRoot } from "../../scripts/lib/database";
+import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
+import { migrate } from "../../scripts/lib/migrations";
+import { seedDemoUsers } from "../../scripts/lib/demo-users";
+import { signIn, startApp } from "./app-server";
+import { benchConsole } from "./console";
+import { benchIntegration } from "./integration";
+import { benchSandbox, type BenchFigure } from "./sandbox";
+
+const all = ["sandbox", "integration", "console"] as const;
+type Section = (typeof all)[number];
+const chosen = process.argv.slice(2).filter((a) => (all as readonly string[]).includes(a)) as Section[];
+const sections: readonly Section[] = chosen.length ? chosen : all;
+
+async function database(baseUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  return url.toString();
+}
+
+/** Points this process (lib/db, lib/env) and the app servers it starts at one database. */
+function pointAtDatabase(url: string): NodeJS.ProcessEnv {
+  const holder = globalThis as unknown as { paydeskDb?: unknown };
+  holder.paydeskDb = undefined;
+  Object.assign(process.env, { DATABASE_URL: url });
+  return { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
+}
+
+async function main() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "paydesk-bench-"));
+  const pgServer = await startEmbeddedPostgres({ dataDir, database: "postgres_bench", persistent: false });
+  Object.assign(process.env, {
+    PLATFORM_BASE_URL: "http://127.0.0.1:9",
+    PLATFORM_TOKEN: "bench-not-used",
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    LOG_LEVEL: "warn",
+  });
+  const figures: BenchFigure[] = [];
+  const started = new Date();
+  try {
+    for (const section of sections) {
+      const t = performance.now();
+      console.log(`[bench] ${section} ...`);
+      if (section === "sandbox") figures.push(...(await benchSandbox()));
+      if (section === "integration") {
+        const url = await database(pgServer.url, "bench_integration");
+        figures.push(...(await benchIntegration({ databaseUrl: url, appEnv: pointAtDatabase(url) })));
+      }
+      if (section === "console") {
+        const url = await database(pgServer.url, "bench_console");
+        const env = pointAtDatabase(url);
+        await seedDemoUsers();
+        const app = await startApp(env);
+        try {
+          const cookie = await signIn(app.url, "finance@paydesk.local", "paydesk-finance-demo");
+          figures.push(...(await benchConsole({ databaseUrl: url, baseUrl: app.url, cookie })));
+        } finally {
+          await app.stop();
+        }
+      }
+      console.log(`[bench] ${section} done in ${Math.round((performance.now() - t) / 1000)} s`);
+    }
+  } finally {
+    await pgServer.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  console.table(
+    figures.map((f) => ({
+      figure: f.name,
+      value: f.value,
+      unit: f.unit,
+      goal: f.goal ?? "",
+      ok: f.ok === undefined ? "" : f.ok ? "yes" : "NO",
+    })),
+  );
+  const outDir = path.join(projectRoot, "bench-results");
+  await mkdir(outDir, { recursive: true });
+  const report = {
+    startedAt: started.toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    sections,
+    figures,
+  };
+  const file = path.join(outDir, `bench-${started.toISOString().replace(/[:.]/g, "-")}.json`);
+  await writeFile(file, JSON.stringify(report, null, 2));
+  await writeFile(path.join(outDir, "latest.json"), JSON.stringify(report, null, 2));
+  console.log(`[bench] written ${path.relative(projectRoot, file)}`);
+  process.exit(0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
