@@ -6,6 +6,7 @@ import { resolvePendingIntent } from "@/lib/operations/create-once";
 import { flagStuckOperations } from "@/lib/operations/stuck";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runReconciliation } from "@/lib/reconcile/run";
+import { syncSubmittingPayouts } from "@/lib/payouts/submit";
 import { getSettings } from "@/lib/settings/settings";
 import type { JobName } from "@/lib/jobs/schedules";
 
@@ -18,6 +19,7 @@ export function jobHandlers(platform: PlatformClient): Record<JobName, () => Pro
     reconcileFull: () => runReconciliation({ kind: "full", platform }),
     balanceSnapshot: () => getBalanceCached(platform),
     stuckOperations: async () => flagStuckOperations((await getSettings()).stuckOperationMinutes),
+    submittingPayouts: () => syncSubmittingPayouts(platform),
     pendingIntents: async () => {
       const pending = await getDb().creationIntent.findMany({
         where: { state: "pending", updatedAt: { lt: new Date(Date.now() - PENDING_INTENT_AGE_MS) } },

@@ -6,6 +6,7 @@ export const jobs = {
   balanceSnapshot: { queue: "balance-snapshot", cron: "* * * * *" },
   stuckOperations: { queue: "stuck-operations", cron: "*/5 * * * *" },
   pendingIntents: { queue: "pending-intents", cron: "* * * * *" },
+  submittingPayouts: { queue: "submitting-payouts", cron: "* * * * *" },
 } as const;
 
 export type JobName = keyof typeof jobs;

@@ -1,0 +1,103 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { approvePayoutAction, rejectPayoutAction } from "@/lib/payouts/actions";
+import type { ExplainedError } from "@/lib/payouts/errors";
+import { LIMITS } from "@/lib/payouts/schemas";
+import { PlatformErrorNotice } from "./platform-error";
+
+type Outcome = { ok: boolean; text: string; error?: ExplainedError };
+
+/** Approve or reject with a comment (the server checks the approver is not the maker). */
+export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDecide: boolean }) {
+  const router = useRouter();
+  const [comment, setComment] = useState("");
+  const [commentError, setCommentError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  const decide = (decision: "approve" | "reject") =>
+    startTransition(async () => {
+      setOutcome(null);
+      setCommentError(null);
+      const action = decision === "approve" ? approvePayoutAction : rejectPayoutAction;
+      const r = await action({ id: payoutId, comment });
+      if (!r.ok) {
+        const fieldErrors = "fieldErrors" in r ? r.fieldErrors : undefined;
+        if (fieldErrors?.comment) setCommentError(fieldErrors.comment.join(" "));
+        setOutcome({ ok: false, text: r.message });
+        return;
+      }
+      const submission = r.submission;
+      if (submission && !submission.ok && submission.code === "failed_to_submit") {
+        setOutcome({
+          ok: false,
+          text: "Approved, but the platform refused the pay-out.",
+          error: submission.error,
+        });
+      } else if (submission && !submission.ok) {
+        setOutcome({ ok: false, text: `Approved, not sent: ${submission.message}` });
+      } else {
+        setOutcome({
+          ok: true,
+          text:
+            decision === "reject"
+              ? "Rejected."
+              : submission?.ok && submission.status === "submitted"
+                ? "Approved and sent to the platform."
+                : `Approved (${r.approvals} of ${r.requiredApprovals}).`,
+        });
+      }
+      router.refresh();
+    });
+
+  // Stays mounted after the decision (the page refreshes without the inputs) so the outcome stays visible.
+  if (!canDecide && !outcome) return null;
+  return (
+    <div className="space-y-3" data-testid="decision-form">
+      {canDecide && (
+        <>
+          <div className="space-y-1">
+            <label htmlFor="decision-comment" className="block text-sm font-medium">
+              Comment
+            </label>
+            <textarea
+              id="decision-comment"
+              value={comment}
+              maxLength={LIMITS.comment}
+              onChange={(e) => setComment(e.target.value)}
+              aria-invalid={commentError !== null}
+              aria-describedby={commentError ? "decision-comment-error" : undefined}
+              className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900"
+            />
+            {commentError && (
+              <p id="decision-comment-error" className="text-sm text-red-600 dark:text-red-400">
+                {commentError}
+              </p>
+            )}
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button type="button" onClick={() => decide("approve")} disabled={pending}>
+              Approve
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => decide("reject")} disabled={pending}>
+              Reject
+            </Button>
+          </div>
+        </>
+      )}
+      {outcome && (
+        <div className="space-y-2">
+          <p
+            role="status"
+            className={`text-sm ${outcome.ok ? "text-emerald-700 dark:text-emerald-300" : "text-red-700 dark:text-red-300"}`}
+          >
+            {outcome.text}
+          </p>
+          {outcome.error && <PlatformErrorNotice error={outcome.error} />}
+        </div>
+      )}
+    </div>
+  );
+}

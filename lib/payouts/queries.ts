@@ -1,0 +1,190 @@
+import "server-only";
+import { can, type Role } from "@/lib/auth/permissions";
+import { getDb } from "@/lib/db";
+import type { OperationStatus } from "@/lib/generated/prisma/enums";
+import { maskNumber } from "@/lib/operations/mask";
+import { explainPlatformRefusal, type ExplainedError } from "./errors";
+import { CANCELLABLE, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
+
+/** The payment currency of console pay-outs (the platform's RUB methods; the spec shows RUB only). */
+async function paymentCurrency(): Promise<string> {
+  const snapshot = await getDb().balanceSnapshot.findFirst({
+    orderBy: { takenAt: "desc" },
+    select: { currencyPayment: true },
+  });
+  return snapshot?.currencyPayment ?? "RUB";
+}
+
+export type PayoutListItem = {
+  id: string;
+  idTransactionMerchant: string;
+  status: PayoutRequestStatus;
+  createdAt: string;
+  amount: string;
+  currency: string;
+  paymentMethod: string;
+  bankName: string;
+  recipientMasked: string;
+  recipientName: string;
+  makerEmail: string;
+  approvals: number;
+  requiredApprovals: number;
+  operationStatus: OperationStatus | null;
+};
+
+export function parseStatusFilter(value: unknown): PayoutRequestStatus | null {
+  return typeof value === "string" && (PAYOUT_STATUSES as readonly string[]).includes(value)
+    ? (value as PayoutRequestStatus)
+    : null;
+}
+
+/** Newest first; the list always shows recipient numbers masked. */
+export async function listPayouts(
+  filter: { status?: PayoutRequestStatus | null; take?: number } = {},
+): Promise<PayoutListItem[]> {
+  const [rows, currency] = await Promise.all([
+    getDb().payoutRequest.findMany({
+      where: filter.status ? { status: filter.status } : {},
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: Math.min(Math.max(filter.take ?? 100, 1), 500),
+      include: {
+        maker: { select: { email: true } },
+        approvals: { select: { decision: true } },
+        operation: { select: { status: true } },
+      },
+    }),
+    paymentCurrency(),
+  ]);
+  return rows.map((r) => ({
+    id: r.id,
+    idTransactionMerchant: r.idTransactionMerchant,
+    status: r.status,
+    createdAt: r.createdAt.toISOString(),
+    amount: r.amount.toFixed(),
+    currency,
+    paymentMethod: r.paymentMethod,
+    bankName: r.bankName,
+    recipientMasked: maskNumber(r.recipientNumber),
+    recipientName: r.recipientName,
+    makerEmail: r.maker.email,
+    approvals: r.approvals.filter((a) => a.decision === "approve").length,
+    requiredApprovals: r.requiredApprovals,
+    operationStatus: r.operation?.status ?? null,
+  }));
+}
+
+export type PayoutDetail = PayoutListItem & {
+  /** Full number only for viewers with recipients.reveal; otherwise the masked one. */
+  recipientNumber: string;
+  recipientRevealed: boolean;
+  clientID: string;
+  clientIP: string;
+  clientDateCreated: string;
+  webhookUrl: string | null;
+  makerId: string;
+  overrideReason: string | null;
+  submittedAt: string | null;
+  updatedAt: string;
+  operationId: string | null;
+  lastTraceID: string | null;
+  /** Set when the platform refused the pay-out (failed_to_submit). */
+  error: ExplainedError | null;
+  /** A note on the last attempt that did not settle the request (answer lost, blocked...). */
+  note: string | null;
+  decisions: Array<{
+    approverEmail: string;
+    approverName: string | null;
+    decision: "approve" | "reject";
+    comment: string;
+    at: string;
+  }>;
+  /** What the viewer may do now (the actions check again). */
+  can: { approve: boolean; cancel: boolean; submit: boolean };
+  /** Why the viewer cannot approve, when they have the permission but not the right. */
+  approveBlockedReason: string | null;
+};
+
+export async function getPayoutDetail(
+  id: string,
+  viewer: { id: string; role: Role },
+): Promise<PayoutDetail | null> {
+  const [row, currency] = await Promise.all([
+    getDb().payoutRequest.findUnique({
+      where: { id },
+      include: {
+        maker: { select: { email: true } },
+        approvals: {
+          orderBy: { createdAt: "asc" },
+          include: { approver: { select: { email: true, name: true } } },
+        },
+        operation: { select: { status: true } },
+      },
+    }),
+    paymentCurrency(),
+  ]);
+  if (!row) return null;
+  const reveal = can(viewer.role, "recipients.reveal");
+  const decided = row.approvals.some((a) => a.approverId === viewer.id);
+  const mayApprove = can(viewer.role, "payouts.approve");
+  let approveBlockedReason: string | null = null;
+  if (mayApprove && row.status === "awaiting_approval") {
+    if (row.makerId === viewer.id)
+      approveBlockedReason = "You created this pay-out; another person must approve it.";
+    else if (decided) approveBlockedReason = "You have already decided on this pay-out.";
+  }
+  const failed = row.status === "failed_to_submit";
+  return {
+    id: row.id,
+    idTransactionMerchant: row.idTransactionMerchant,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    amount: row.amount.toFixed(),
+    currency,
+    paymentMethod: row.paymentMethod,
+    bankName: row.bankName,
+    recipientMasked: maskNumber(row.recipientNumber),
+    recipientNumber: reveal ? row.recipientNumber : maskNumber(row.recipientNumber),
+    recipientRevealed: reveal,
+    recipientName: row.recipientName,
+    makerEmail: row.maker.email,
+    makerId: row.makerId,
+    approvals: row.approvals.filter((a) => a.decision === "approve").length,
+    requiredApprovals: row.requiredApprovals,
+    operationStatus: row.operation?.status ?? null,
+    clientID: row.clientID,
+    clientIP: row.clientIP,
+    clientDateCreated: row.clientDateCreated.toISOString(),
+    webhookUrl: row.webhookUrl,
+    overrideReason: row.overrideReason,
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+    operationId: row.operationId,
+    lastTraceID: row.lastTraceID,
+    error: failed
+      ? explainPlatformRefusal({
+          codeError: row.lastCodeError,
+          message: row.lastMessage,
+          traceID: row.lastTraceID,
+          kind: row.lastCodeError === "internalError" ? "auth" : "business",
+          paymentMethod: row.paymentMethod,
+        })
+      : null,
+    note: failed ? null : row.lastMessage,
+    decisions: row.approvals.map((a) => ({
+      approverEmail: a.approver.email,
+      approverName: a.approver.name,
+      decision: a.decision,
+      comment: a.comment,
+      at: a.createdAt.toISOString(),
+    })),
+    can: {
+      approve: mayApprove && row.status === "awaiting_approval" && approveBlockedReason === null,
+      cancel:
+        CANCELLABLE.includes(row.status) &&
+        can(viewer.role, "payouts.create") &&
+        (row.makerId === viewer.id || viewer.role === "admin"),
+      submit: row.status === "approved" && can(viewer.role, "payouts.create"),
+    },
+    approveBlockedReason,
+  };
+}

@@ -1,0 +1,391 @@
+/**
+ * The one schema of the pay-out form (POST /host2host/payout). Client-safe: the form runs it in the
+ * browser for instant messages and every server action runs it again. Variants derive from
+ * `payoutFields` with `.pick/.omit`.
+ *
+ * Every text field is refused by length before any other check (a 1 MB field costs one comparison).
+ * The output is normalised: method in its canonical spelling, recipient number as the platform wants it
+ * (card and account digits only, phone +7XXXXXXXXXX), amount as a plain decimal string, the client's
+ * registration date as ISO-8601 UTC, webhook URL and override reason undefined when left empty.
+ */
+import { z } from "zod";
+import { Decimal, WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
+import {
+  isMonoBankMethod,
+  isPayOutMethod,
+  normalisePaymentMethod,
+  type PayOutMethod,
+} from "@/lib/platform/payment-methods";
+import { luhnValid } from "./luhn";
+import { normaliseRuPhone } from "./phone";
+
+/** idTransactionMerchant of console pay-outs: fixed when the request is created, never reused. */
+export const MERCHANT_ID = /^po-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const LIMITS = {
+  paymentMethod: 64,
+  bankName: 200,
+  recipientNumber: 64,
+  recipientName: 200,
+  amount: 24,
+  amountIntegerDigits: 15,
+  clientID: 128,
+  clientIP: 64,
+  clientDateCreated: 40,
+  webhookUrl: 2048,
+  overrideReason: 500,
+  comment: 1000,
+} as const;
+
+/** A text field: wrong types and over-long values are refused before anything else looks at it. */
+function text(label: string, max: number) {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? `Enter the ${label}.`
+          : `The ${label} must be text.`,
+    })
+    .max(max, { error: `The ${label} is too long (at most ${max} characters).`, abort: true })
+    .trim();
+}
+
+/** Empty text becomes undefined (optional fields of a form arrive as ""). */
+function optionalText(label: string, max: number) {
+  return text(label, max)
+    .nullish()
+    .transform((v) => (v ? v : undefined));
+}
+
+// ---- amount -------------------------------------------------------------------------------------
+
+/** Message for an amount that cannot be sent, or null when it is a valid pay-out amount. */
+export function amountProblem(value: string): string | null {
+  const v = value.trim();
+  if (v === "") return "Enter the amount.";
+  if (/^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$/.test(v))
+    return "Write the amount in plain digits, without an exponent (1000, not 1e3).";
+  if (v.includes(",")) return "Use a dot as the decimal separator (1500.50).";
+  if (v.startsWith("-")) return "The amount must be greater than zero.";
+  if (!/^\d+(?:\.\d+)?$/.test(v)) return "Enter the amount as a number such as 1500.50.";
+  const [whole = "", fraction = ""] = v.split(".");
+  if (fraction.length > WIRE_MAX_DECIMALS)
+    return `At most ${WIRE_MAX_DECIMALS} digits after the decimal point (the platform's precision).`;
+  if (whole.replace(/^0+(?=\d)/, "").length > LIMITS.amountIntegerDigits) return "The amount is too large.";
+  if (new Decimal(v).isZero()) return "The amount must be greater than zero.";
+  return null;
+}
+
+const amount = text("amount", LIMITS.amount).transform((v, ctx) => {
+  const problem = amountProblem(v);
+  if (problem) {
+    ctx.addIssue({ code: "custom", message: problem });
+    return z.NEVER;
+  }
+  return new Decimal(v).toFixed();
+});
+
+// ---- method -------------------------------------------------------------------------------------
+
+const paymentMethod = text("payment method", LIMITS.paymentMethod).transform((v, ctx): PayOutMethod => {
+  const m = v === "" ? null : normalisePaymentMethod(v);
+  if (m && isPayOutMethod(m)) return m;
+  ctx.addIssue({
+    code: "custom",
+    message:
+      v === ""
+        ? "Choose a payment method."
+        : m
+          ? `${m} is not available for pay-outs; use toCard, sbp, toAccount or a mono-bank method.`
+          : "Unknown payment method; use toCard, sbp, toAccount or a mono-bank method.",
+  });
+  return z.NEVER;
+});
+
+// ---- recipient number ---------------------------------------------------------------------------
+
+export type RecipientCheck = { ok: true; value: string } | { ok: false; message: string };
+
+function cardNumber(raw: string): RecipientCheck {
+  const digits = raw.replace(/[\s-]/g, "");
+  if (!/^\d+$/.test(digits)) return { ok: false, message: "A card number has digits only." };
+  if (digits.length < 16 || digits.length > 19)
+    return { ok: false, message: `A card number has 16 to 19 digits (this one has ${digits.length}).` };
+  if (!luhnValid(digits))
+    return { ok: false, message: "This card number fails the Luhn check: a digit is mistyped." };
+  return { ok: true, value: digits };
+}
+
+function phoneNumber(raw: string): RecipientCheck {
+  const phone = normaliseRuPhone(raw);
+  return phone
+    ? { ok: true, value: phone }
+    : { ok: false, message: "Enter a Russian phone number: +7XXXXXXXXXX, 8XXXXXXXXXX or 7XXXXXXXXXX." };
+}
+
+function accountNumber(raw: string): RecipientCheck {
+  const digits = raw.replace(/[\s-]/g, "");
+  if (!/^\d{20}$/.test(digits)) return { ok: false, message: "An account number has exactly 20 digits." };
+  return { ok: true, value: digits };
+}
+
+/**
+ * The recipient number checked and normalised for the method: card 16-19 digits passing Luhn, sbp a
+ * phone normalised to +7XXXXXXXXXX, toAccount 20 digits; a mono-bank method takes a card or a phone.
+ */
+export function checkRecipientNumber(method: PayOutMethod, raw: string): RecipientCheck {
+  const value = raw.trim();
+  if (value === "") return { ok: false, message: "Enter the recipient's number." };
+  if (method === "toCard") return cardNumber(value);
+  if (method === "sbp") return phoneNumber(value);
+  if (method === "toAccount") return accountNumber(value);
+  if (isMonoBankMethod(method)) {
+    const card = cardNumber(value);
+    if (card.ok) return card;
+    const phone = phoneNumber(value);
+    if (phone.ok) return phone;
+    return {
+      ok: false,
+      message: `${method} takes a card number (16-19 digits, Luhn) or a phone number (+7XXXXXXXXXX).`,
+    };
+  }
+  return { ok: false, message: "Unknown payment method." };
+}
+
+// ---- anti-fraud fields --------------------------------------------------------------------------
+
+const PLACEHOLDER_IDS = new Set([
+  "0",
+  "-",
+  "null",
+  "undefined",
+  "none",
+  "nil",
+  "nan",
+  "n/a",
+  "na",
+  "test",
+  "testing",
+  "client",
+  "clientid",
+  "user",
+  "userid",
+  "guest",
+  "anonymous",
+  "anon",
+  "unknown",
+  "random",
+  "string",
+  "id",
+  "123",
+  "1234",
+  "12345",
+  "123456",
+  "xxx",
+  "qwerty",
+  "abc",
+  "example",
+  "default",
+  "dummy",
+  "fake",
+  "placeholder",
+]);
+
+export function clientIdProblem(id: string): string | null {
+  const v = id.trim().toLowerCase();
+  if (v === "") return "Enter the end client's id in your system.";
+  const compact = v.replace(/[-\s]/g, "");
+  if (PLACEHOLDER_IDS.has(v) || /^(.)\1*$/.test(compact) || /^random/.test(v) || /^<.*>$/.test(v))
+    return `"${id.trim()}" looks like a placeholder; the anti-fraud check refuses dummy ids. Use the end client's real id in your system.`;
+  return null;
+}
+
+function ipv4Octets(ip: string): number[] | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (!m) return null;
+  const octets = m.slice(1).map((s) => Number.parseInt(s, 10));
+  return octets.every((o) => o <= 255) ? octets : null;
+}
+
+function ipv4Problem([a = 0, b = 0, c = 0]: number[]): string | null {
+  if (a === 0) return "0.0.0.0 is not a real address";
+  if (a === 127) return "it is a loopback address (this machine)";
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168))
+    return "it is a private network address (probably your proxy or load balancer)";
+  if (a === 100 && b >= 64 && b <= 127) return "it is a carrier-grade NAT address, not the client's";
+  if (a === 169 && b === 254) return "it is a link-local address";
+  if (a >= 224) return "it is a multicast, reserved or broadcast address";
+  if (
+    (a === 192 && b === 0 && c === 2) ||
+    (a === 198 && b === 51 && c === 100) ||
+    (a === 203 && b === 0 && c === 113)
+  )
+    return "it is reserved for documentation examples";
+  return null;
+}
+
+/** The eight 16-bit groups of an IPv6 address (embedded IPv4 allowed), or null. */
+function ipv6Groups(ip: string): number[] | null {
+  let text = ip.toLowerCase();
+  const v4 = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(text);
+  if (v4?.[1]) {
+    const o = ipv4Octets(v4[1]);
+    if (!o) return null;
+    text = `${text.slice(0, -v4[1].length)}${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parse = (s: string) => (s === "" ? [] : s.split(":"));
+  const head = parse(halves[0] ?? "");
+  const tail = halves.length === 2 ? parse(halves[1] ?? "") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => Number.parseInt(g, 16));
+}
+
+function ipv6Problem(groups: number[]): string | null {
+  const [g0 = 0, g1 = 0] = groups;
+  if (groups.every((g) => g === 0)) return ":: is not a real address";
+  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1)
+    return "it is a loopback address (this machine)";
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [h6 = 0, h7 = 0] = groups.slice(6);
+    return ipv4Problem([h6 >> 8, h6 & 255, h7 >> 8, h7 & 255]);
+  }
+  if ((g0 & 0xffc0) === 0xfe80) return "it is a link-local address";
+  if ((g0 & 0xfe00) === 0xfc00) return "it is a private (unique local) address";
+  if ((g0 & 0xff00) === 0xff00) return "it is a multicast address";
+  if (g0 === 0x2001 && g1 === 0x0db8) return "it is reserved for documentation examples";
+  return null;
+}
+
+export function clientIpProblem(ip: string): string | null {
+  const v = ip.trim();
+  if (v === "") return "Enter the end client's IP address.";
+  const v4 = ipv4Octets(v);
+  const v6 = v4 ? null : v.includes(":") ? ipv6Groups(v) : null;
+  if (!v4 && !v6) return "Enter an IPv4 or IPv6 address, such as 85.143.12.7.";
+  const why = v4 ? ipv4Problem(v4) : ipv6Problem(v6!);
+  return why
+    ? `${v} cannot be the end client's address: ${why}. The anti-fraud check refuses dummy addresses.`
+    : null;
+}
+
+const DATE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const EARLIEST_REGISTRATION = Date.UTC(1990, 0, 1);
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** The registration date as a Date (a date or date-time without offset is UTC), or a message. */
+export function parseClientDateCreated(
+  value: string,
+  now = Date.now(),
+): { ok: true; date: Date } | { ok: false; message: string } {
+  const v = value.trim();
+  if (v === "") return { ok: false, message: "Enter the date the end client registered with you." };
+  const m = DATE.exec(v);
+  const [y, mo, d] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (!m || day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d)
+    return { ok: false, message: "Enter a date such as 2023-04-17 (or an ISO-8601 date-time)." };
+  const withZone = m[4] && !m[7] ? `${v.replace(" ", "T")}Z` : m[4] ? v.replace(" ", "T") : `${v}T00:00:00Z`;
+  const at = new Date(withZone);
+  if (Number.isNaN(at.getTime()))
+    return { ok: false, message: "Enter a date such as 2023-04-17 (or an ISO-8601 date-time)." };
+  if (at.getTime() > now + CLOCK_SKEW_MS)
+    return { ok: false, message: "The registration date is in the future; the anti-fraud check refuses it." };
+  if (at.getTime() < EARLIEST_REGISTRATION)
+    return {
+      ok: false,
+      message: "A registration date before 1990 looks like a placeholder; the anti-fraud check refuses it.",
+    };
+  return { ok: true, date: at };
+}
+
+function refuseWith(problem: (v: string) => string | null) {
+  return (v: string, ctx: z.RefinementCtx) => {
+    const message = problem(v);
+    if (message) ctx.addIssue({ code: "custom", message });
+  };
+}
+
+// ---- the form -----------------------------------------------------------------------------------
+
+export const payoutFields = z.object(
+  {
+    paymentMethod,
+    bankName: text("bank", LIMITS.bankName).refine((v) => v !== "", "Choose the recipient's bank."),
+    recipientNumber: text("recipient number", LIMITS.recipientNumber),
+    recipientName: z
+      .string({
+        error: (issue) =>
+          issue.input === null
+            ? "The recipient name cannot be null; leave it empty when unknown."
+            : issue.input === undefined
+              ? "The recipient name is missing; send an empty text when unknown."
+              : "The recipient name must be text.",
+      })
+      .max(LIMITS.recipientName, {
+        error: `The recipient name is too long (at most ${LIMITS.recipientName} characters).`,
+        abort: true,
+      })
+      .trim()
+      .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "The recipient name has control characters."),
+    amount,
+    clientID: text("client id", LIMITS.clientID).superRefine(refuseWith(clientIdProblem)),
+    clientIP: text("client IP address", LIMITS.clientIP).superRefine(refuseWith(clientIpProblem)),
+    clientDateCreated: text("client registration date", LIMITS.clientDateCreated).transform((v, ctx) => {
+      const parsed = parseClientDateCreated(v);
+      if (parsed.ok) return parsed.date.toISOString();
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }),
+    webhookUrl: optionalText("webhook URL", LIMITS.webhookUrl).pipe(
+      z.url({ protocol: /^https?$/, error: "Enter an http(s) URL, or leave the webhook empty." }).optional(),
+    ),
+    overrideReason: optionalText("override reason", LIMITS.overrideReason),
+    // Generated by the review step and sent back with the confirmation: a double-clicked "Create"
+    // finds the request it already created instead of making a second one.
+    idTransactionMerchant: optionalText("merchant id", 64).refine(
+      (v) => v === undefined || MERCHANT_ID.test(v),
+      "Not a merchant id issued by the review step.",
+    ),
+  },
+  { error: "Send the pay-out fields." },
+);
+
+/** The full form: fields plus the per-method check of the recipient number. */
+export const payoutFormSchema = payoutFields.transform((v, ctx) => {
+  const recipient = checkRecipientNumber(v.paymentMethod, v.recipientNumber);
+  if (!recipient.ok) {
+    ctx.addIssue({ code: "custom", path: ["recipientNumber"], message: recipient.message });
+    return z.NEVER;
+  }
+  return { ...v, recipientNumber: recipient.value };
+});
+
+export type PayoutFormInput = z.input<typeof payoutFields>;
+export type PayoutForm = z.output<typeof payoutFormSchema>;
+export type PayoutFieldName = keyof PayoutFormInput;
+
+/** Just the anti-fraud fields (e.g. to check them on their own). */
+export const clientDataSchema = payoutFields.pick({
+  clientID: true,
+  clientIP: true,
+  clientDateCreated: true,
+});
+
+export const payoutIdSchema = z.object(
+  { id: z.uuid({ error: "Not a pay-out request id." }).transform((s) => s.toLowerCase()) },
+  { error: "Send the pay-out request id." },
+);
+
+export const decisionSchema = payoutIdSchema.extend({
+  comment: text("comment", LIMITS.comment).refine((v) => v !== "", "Write a comment for the decision."),
+});
+
+export const cancelSchema = payoutIdSchema.extend({
+  comment: optionalText("comment", LIMITS.comment),
+});

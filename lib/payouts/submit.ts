@@ -1,0 +1,293 @@
+import "server-only";
+import { audit, type Actor } from "@/lib/audit/log";
+import { getDb } from "@/lib/db";
+import { getLog } from "@/lib/log";
+import { applySnapshot } from "@/lib/operations/apply-snapshot";
+import { createOnce, IdempotencyConflictError, type CreationOutcome } from "@/lib/operations/create-once";
+import type { PlatformClient } from "@/lib/platform/client";
+import { isPlatformError } from "@/lib/platform/errors";
+import { getPlatformClient } from "@/lib/platform/from-env";
+import type { PayOutMethod } from "@/lib/platform/payment-methods";
+import { explainPlatformRefusal, type ExplainedError } from "./errors";
+import { describeDuplicates, findDuplicates, lockRecipientAmount } from "./requests";
+import type { PayoutRequestStatus } from "./state";
+
+/** What submission needs from the platform client (createOnce plus a read to mirror the operation). */
+export type SubmitPlatform = Parameters<typeof createOnce>[0] & Pick<PlatformClient, "getOperation">;
+
+export type SubmitResult =
+  | { ok: true; status: "submitted"; operationId: string; traceID: string | null }
+  | { ok: true; status: "submitting"; message: string; traceID: string | null }
+  | { ok: false; code: "failed_to_submit"; error: ExplainedError }
+  | { ok: false; code: "blocked_duplicate"; message: string }
+  | { ok: false; code: "not_approved"; status: PayoutRequestStatus; message: string }
+  | { ok: false; code: "not_found"; message: string };
+
+type Row = {
+  id: string;
+  idTransactionMerchant: string;
+  paymentMethod: string;
+  bankName: string;
+  recipientNumber: string;
+  recipientName: string;
+  amount: { toFixed(): string };
+  clientID: string;
+  clientIP: string;
+  clientDateCreated: Date;
+  webhookUrl: string | null;
+  makerId: string;
+};
+
+/** The stored request as createOnce stores and resends it: same bytes on every attempt. */
+export function creationFor(row: Row) {
+  return {
+    kind: "payOut" as const,
+    request: {
+      paymentMethod: row.paymentMethod as PayOutMethod,
+      idTransactionMerchant: row.idTransactionMerchant,
+      amount: row.amount.toFixed(),
+      clientID: row.clientID,
+      clientIP: row.clientIP,
+      clientDateCreated: row.clientDateCreated.toISOString(),
+      number: row.recipientNumber,
+      bankName: row.bankName,
+      nameMediator: row.recipientName,
+      ...(row.webhookUrl ? { integrationMerhcnatData: { webHook: row.webhookUrl } } : {}),
+    },
+  };
+}
+
+const systemActor: Actor = { userId: null, email: "system", ip: null };
+
+/**
+ * Sends an approved request to the platform exactly once. Only the caller whose conditional update
+ * moves it from approved to submitting sends it (double clicks, two approvers, retries all lose that
+ * race and get the current state back); createOnce then makes the send itself exactly-once per
+ * idTransactionMerchant, so a lost answer is resolved with the same id, never a new operation.
+ * The duplicate guard runs again first (unless the request carries an admin override): an earlier
+ * pay-out to the recipient may have gone to pending_retry since this one was created.
+ */
+export async function submitPayout(
+  id: string,
+  actor: Actor,
+  platform: SubmitPlatform = getPlatformClient(),
+): Promise<SubmitResult> {
+  const db = getDb();
+  const claimed = await db.$transaction(async (tx) => {
+    const row = await tx.payoutRequest.findUnique({ where: { id } });
+    if (!row) return { ok: false as const, code: "not_found" as const, message: "No such pay-out request." };
+    if (row.status !== "approved") {
+      return {
+        ok: false as const,
+        code: "not_approved" as const,
+        status: row.status,
+        message:
+          row.status === "submitting" || row.status === "submitted"
+            ? "This pay-out is already being submitted; it is sent once."
+            : `Only an approved request can be submitted (this one is ${row.status.replace(/_/g, " ")}).`,
+      };
+    }
+    await lockRecipientAmount(tx, row.recipientNumber, row.amount.toFixed());
+    if (!row.overrideReason) {
+      const duplicates = (await findDuplicates(tx, row.recipientNumber, row.amount.toFixed(), row.id)).filter(
+        (d) => d.kind === "operation" || d.status === "submitting",
+      );
+      if (duplicates.length > 0) {
+        const message = describeDuplicates(duplicates);
+        await tx.payoutRequest.update({ where: { id }, data: { lastMessage: message } });
+        return { ok: false as const, code: "blocked_duplicate" as const, message };
+      }
+    }
+    const moved = await tx.payoutRequest.updateMany({
+      where: { id, status: "approved" },
+      data: { status: "submitting", lastMessage: null },
+    });
+    if (moved.count !== 1) {
+      return {
+        ok: false as const,
+        code: "not_approved" as const,
+        status: "submitting" as const,
+        message: "This pay-out is already being submitted; it is sent once.",
+      };
+    }
+    await audit(tx, actor, {
+      action: "payout.submit",
+      targetType: "payoutRequest",
+      targetId: id,
+      before: { status: "approved" },
+      after: { status: "submitting", idTransactionMerchant: row.idTransactionMerchant },
+    });
+    return { ok: true as const, row };
+  });
+  if (!claimed.ok) return claimed;
+  return send(claimed.row, actor, platform);
+}
+
+async function send(
+  row: Row & { id: string },
+  actor: Actor,
+  platform: SubmitPlatform,
+): Promise<SubmitResult> {
+  let outcome: CreationOutcome;
+  try {
+    outcome = await createOnce(platform, creationFor(row), { actorUserId: actor.userId ?? undefined });
+  } catch (error) {
+    if (error instanceof IdempotencyConflictError) {
+      return settle(row.id, actor, {
+        status: "rejected",
+        codeError: null,
+        message: "The merchant id is already used by a different request.",
+        traceID: null,
+      });
+    }
+    // Database or unexpected failure: the intent (if stored) is resolved later; the request stays
+    // submitting and syncSubmittingPayouts finishes it. Nothing is sent twice.
+    getLog().error({ err: error, payoutRequestId: row.id }, "pay-out submission failed unexpectedly");
+    return {
+      ok: true,
+      status: "submitting",
+      message: "The submission could not be completed now; it will be checked again automatically.",
+      traceID: null,
+    };
+  }
+  return settle(row.id, actor, outcome, platform);
+}
+
+/** Moves a submitting request to the outcome of its creation intent (one conditional update). */
+async function settle(
+  id: string,
+  actor: Actor,
+  outcome: CreationOutcome,
+  platform?: Pick<PlatformClient, "getOperation">,
+): Promise<SubmitResult> {
+  const db = getDb();
+  if (outcome.status === "pending") {
+    await db.payoutRequest.updateMany({
+      where: { id, status: "submitting" },
+      data: { lastMessage: outcome.message.slice(0, 500), lastTraceID: outcome.traceID },
+    });
+    return {
+      ok: true,
+      status: "submitting",
+      message:
+        "The platform's answer was lost. The same request is checked again automatically; do not create the pay-out again.",
+      traceID: outcome.traceID,
+    };
+  }
+  if (outcome.status === "created") {
+    await ensureMirrored(outcome.operationId, platform);
+    await db.$transaction(async (tx) => {
+      const moved = await tx.payoutRequest.updateMany({
+        where: { id, status: "submitting" },
+        data: {
+          status: "submitted",
+          operationId: outcome.operationId,
+          submittedAt: new Date(),
+          lastTraceID: outcome.traceID,
+          lastCodeError: null,
+          lastMessage: null,
+        },
+      });
+      if (moved.count === 1) {
+        await audit(tx, actor, {
+          action: "payout.submitted",
+          targetType: "payoutRequest",
+          targetId: id,
+          before: { status: "submitting" },
+          after: { status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID },
+        });
+      }
+    });
+    return { ok: true, status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID };
+  }
+  const row = await db.payoutRequest.findUnique({ where: { id }, select: { paymentMethod: true } });
+  const error = explainPlatformRefusal({
+    codeError: outcome.codeError,
+    message: outcome.message,
+    traceID: outcome.traceID,
+    kind: outcome.codeError === "internalError" ? "auth" : "business",
+    paymentMethod: row?.paymentMethod ?? null,
+  });
+  await db.$transaction(async (tx) => {
+    const moved = await tx.payoutRequest.updateMany({
+      where: { id, status: "submitting" },
+      data: {
+        status: "failed_to_submit",
+        lastCodeError: outcome.codeError,
+        lastMessage: outcome.message.slice(0, 2000),
+        lastTraceID: outcome.traceID,
+      },
+    });
+    if (moved.count === 1) {
+      await audit(tx, actor, {
+        action: "payout.failed_to_submit",
+        targetType: "payoutRequest",
+        targetId: id,
+        before: { status: "submitting" },
+        after: { status: "failed_to_submit", codeError: outcome.codeError, traceID: outcome.traceID },
+      });
+    }
+  });
+  return { ok: false, code: "failed_to_submit", error };
+}
+
+/** The request's operationId references the mirror: make sure the operation is there. */
+async function ensureMirrored(operationId: string, platform?: Pick<PlatformClient, "getOperation">) {
+  const found = await getDb().operation.findUnique({ where: { id: operationId }, select: { id: true } });
+  if (found || !platform) return;
+  try {
+    const { operation, traceID } = await platform.getOperation(operationId);
+    if (operation) await applySnapshot(operation, "readBack", { sourceRef: traceID });
+  } catch (error) {
+    if (!isPlatformError(error)) throw error;
+  }
+}
+
+const STALE_SUBMITTING_MS = 30_000;
+
+/**
+ * For the worker (schedule it next to pendingIntents, e.g. every minute): finishes requests left in
+ * `submitting` - when their creation intent was confirmed or rejected by the pending-intents job they
+ * move to submitted / failed_to_submit; when no intent was ever stored (the process stopped between the
+ * claim and the send) and the claim is older than 30 s, the request is sent now (createOnce, same id).
+ * Returns the number of requests settled.
+ */
+export async function syncSubmittingPayouts(
+  platform: SubmitPlatform = getPlatformClient(),
+  now = new Date(),
+): Promise<number> {
+  const db = getDb();
+  const rows = await db.payoutRequest.findMany({ where: { status: "submitting" }, take: 100 });
+  let settled = 0;
+  for (const row of rows) {
+    const intent = await db.creationIntent.findUnique({
+      where: { idTransactionMerchant: row.idTransactionMerchant },
+    });
+    let result: SubmitResult | null = null;
+    if (intent?.state === "confirmed" && intent.operationId) {
+      result = await settle(
+        row.id,
+        systemActor,
+        {
+          status: "created",
+          operationId: intent.operationId,
+          traceID: intent.lastTraceID,
+          linkPaymentForm: null,
+          operation: null,
+        },
+        platform,
+      );
+    } else if (intent?.state === "rejected") {
+      result = await settle(row.id, systemActor, {
+        status: "rejected",
+        codeError: intent.lastCodeError,
+        message: intent.lastMessage ?? "rejected",
+        traceID: intent.lastTraceID,
+      });
+    } else if (!intent && now.getTime() - row.updatedAt.getTime() > STALE_SUBMITTING_MS) {
+      result = await send(row, systemActor, platform);
+    }
+    if (result && !(result.ok && result.status === "submitting")) settled++;
+  }
+  return settled;
+}
