@@ -55,6 +55,11 @@ const UPSERT = `INSERT INTO "Operation" (${quoted})
   SELECT ${quoted} FROM json_populate_recordset(NULL::"Operation", $1::json)
   ON CONFLICT (id) DO UPDATE SET ${updates}`;
 
+const INSERT_HISTORY = `INSERT INTO "OperationStatusChange"
+    ("operationId", "fromStatus", "toStatus", source, "sourceRef", "platformDateUpdated")
+  SELECT "operationId", "fromStatus", "toStatus", source, "sourceRef", "platformDateUpdated"
+  FROM json_populate_recordset(NULL::"OperationStatusChange", $1::json)`;
+
 /**
  * The batch form of applySnapshot for reconciliation pages: the same rules (judgeSnapshot), the same
  * per-operation locks, one transaction and three statements per batch instead of several per operation.
@@ -73,18 +78,28 @@ export async function applySnapshotsBatch(
         `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370))) FROM (SELECT unnest($1::text[]) AS id ORDER BY 1) AS sorted`,
         ids,
       );
-      const rows = await tx.operation.findMany({
-        where: { id: { in: ids } },
-        select: { id: true, status: true, dateUpdated: true, amount: true, amountInCurrencyBalance: true },
-      });
+      const rows = await tx.$queryRawUnsafe<
+        {
+          id: string;
+          status: OperationStatus;
+          dateUpdated: Date | null;
+          amount: string;
+          amountInCurrencyBalance: string | null;
+        }[]
+      >(
+        `SELECT id::text, status::text AS status, "dateUpdated", trim_scale(amount)::text AS amount,
+                trim_scale("amountInCurrencyBalance")::text AS "amountInCurrencyBalance"
+         FROM "Operation" WHERE id = ANY($1::uuid[])`,
+        ids,
+      );
       const current = new Map(
         rows.map((r) => [
           r.id,
           {
             status: r.status,
             dateUpdated: r.dateUpdated,
-            amount: r.amount.toFixed(),
-            amountInCurrencyBalance: r.amountInCurrencyBalance?.toFixed() ?? null,
+            amount: r.amount,
+            amountInCurrencyBalance: r.amountInCurrencyBalance,
           },
         ]),
       );
@@ -122,7 +137,7 @@ export async function applySnapshotsBatch(
         }
       }
       if (writes.length > 0) await tx.$executeRawUnsafe(UPSERT, JSON.stringify(writes));
-      if (history.length > 0) await tx.operationStatusChange.createMany({ data: history });
+      if (history.length > 0) await tx.$executeRawUnsafe(INSERT_HISTORY, JSON.stringify(history));
       return results;
     },
     { timeout: 60_000 },
