@@ -12,6 +12,8 @@ export const navItems: NavItem[] = [
   { href: "/webhooks", label: "Webhooks", permission: "webhooks.read" },
   { href: "/reconciliation", label: "Reconciliation", permission: "reconciliation.read" },
   { href: "/settings", label: "Settings", permission: "settings.manage" },
+  { href: "/admin/users", label: "Users", permission: "users.manage" },
+  { href: "/admin/audit", label: "Audit log", permission: "audit.read" },
 ];
 
 export function navFor(role: Role): NavItem[] {

@@ -14,8 +14,12 @@ export const permissions = {
   "payouts.approve": ["admin", "approver"],
   "payins.create": ["admin", "finance"],
   "webhooks.read": ["admin", "support"],
+  // Puts a processed delivery back in the queue: the worker reads the operation back again.
+  "webhooks.reprocess": ["admin", "support"],
   "reconciliation.read": ["admin", "finance"],
   "reconciliation.run": ["admin", "finance"],
+  // Acknowledge or resolve a drift item (with a note).
+  "reconciliation.resolve": ["admin", "finance"],
   "audit.read": ["admin"],
   "users.manage": ["admin"],
   "settings.manage": ["admin"],

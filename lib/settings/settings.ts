@@ -1,7 +1,11 @@
 import "server-only";
+import { isIP } from "node:net";
 import { z } from "zod";
+import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { Decimal } from "@/lib/money/decimal";
 
 // Settings an admin can change at run time (stored in the Setting table); defaults come from the
 // environment so a fresh install works without visiting the settings page.
@@ -14,6 +18,7 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
+export const settingKeys = Object.keys(settingsSchema.shape) as SettingKey[];
 
 function defaults(): Settings {
   const env = getEnv();
@@ -42,4 +47,153 @@ export async function getSettings(): Promise<Settings> {
 
 export function forgetCachedSettings(): void {
   cache = null;
+}
+
+// ---- validation of a new value, per key ---------------------------------------------------------
+
+function isCidr(value: string): boolean {
+  const [ip, bits, ...rest] = value.split("/");
+  if (rest.length > 0 || !ip) return false;
+  const family = isIP(ip);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** A positive decimal string with at most 4 decimals and no exponent (an amount in the payment currency). */
+export const thresholdSchema = z
+  .string({ error: "Enter an amount such as 50000 or 50000.50, or leave it empty." })
+  .trim()
+  .superRefine((v, ctx) => {
+    // one message, the first problem found (later checks would not make sense on a broken value)
+    const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+    if (v === "") return fail("Enter an amount, or remove the limit.");
+    if (v.length > 30) return fail("At most 30 characters.");
+    if (!/^\d+(\.\d+)?$/.test(v))
+      return fail("Write the amount as plain digits, e.g. 50000.50 (no exponent, no sign).");
+    if (!/^\d+(\.\d{1,4})?$/.test(v)) return fail("Use at most 4 digits after the decimal point.");
+    if (!new Decimal(v).greaterThan(0)) return fail("Must be greater than zero.");
+  })
+  .transform((v) => new Decimal(v).toFixed());
+
+export const settingValueSchemas = {
+  webhookAllowedIps: z
+    .array(
+      z
+        .string({ error: "Each entry must be text." })
+        .trim()
+        .max(64, "An entry is at most 64 characters.")
+        .refine(isCidr, "Each entry must be an IP address or a CIDR such as 10.0.0.0/8 or 2001:db8::/32."),
+      { error: "Expected a list of IP addresses or CIDRs." },
+    )
+    .max(200, "At most 200 entries.")
+    .transform((list) => [...new Set(list)]),
+  webhookBearerToken: z
+    .string({ error: "Enter a token, or clear it." })
+    .trim()
+    .min(16, "Use at least 16 characters.")
+    .max(512, "At most 512 characters.")
+    .regex(/^[\x21-\x7e]+$/, "Use printable ASCII characters without spaces.")
+    .nullable(),
+  stuckOperationMinutes: z
+    // a number, or the text typed in the form (digits only: "1e3", "1.5", " " are refused)
+    .union([z.number(), z.string()], { error: "Enter a whole number of minutes." })
+    .transform((v, ctx): number => {
+      const fail = (message: string) => {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      };
+      let n = v;
+      if (typeof n === "string") {
+        const t = n.trim();
+        if (!/^\d+$/.test(t)) return fail("Enter a whole number of minutes, digits only.");
+        if (t.length > 6) return fail("At most 10080 minutes (one week).");
+        n = Number(t);
+      }
+      if (!Number.isInteger(n)) return fail("Enter a whole number of minutes.");
+      if (n < 1) return fail("At least 1 minute.");
+      if (n > 10_080) return fail("At most 10080 minutes (one week).");
+      return n;
+    }),
+  autoApproveBelow: thresholdSchema.nullable(),
+  twoApprovalsAbove: thresholdSchema.nullable(),
+} satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
+
+export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
+  error: "Unknown setting.",
+});
+
+export type SaveResult<K extends SettingKey = SettingKey> =
+  | { ok: true; key: K; value: PublicSettings[PublicKey<K>] }
+  | { ok: false; code: "invalid"; message: string; fieldErrors: Record<string, string[] | undefined> };
+
+// ---- what the browser may see ---------------------------------------------------------------------
+
+/** Settings as shown in the console: the bearer token only as configured or not, never its value. */
+export type PublicSettings = Omit<Settings, "webhookBearerToken"> & { webhookBearerTokenConfigured: boolean };
+type PublicKey<K extends SettingKey> = K extends "webhookBearerToken" ? "webhookBearerTokenConfigured" : K;
+
+export function toPublicSettings(settings: Settings): PublicSettings {
+  const { webhookBearerToken, ...rest } = settings;
+  return { ...rest, webhookBearerTokenConfigured: webhookBearerToken !== null };
+}
+
+/** The audit's view of a value: the bearer token is recorded as configured or not, never its text. */
+function auditValue(key: SettingKey, value: Settings[SettingKey]): Prisma.InputJsonValue {
+  if (key === "webhookBearerToken") return { configured: value !== null };
+  return { [key]: value } as Prisma.InputJsonValue;
+}
+
+function invalid(message: string): SaveResult {
+  return { ok: false, code: "invalid", message, fieldErrors: { value: [message] } };
+}
+
+/**
+ * Validates and stores one setting, audited with the old and new value (the bearer token as
+ * configured or not), then drops this process's cache so the change applies at once.
+ */
+export async function saveSetting(actor: Actor, key: unknown, value: unknown): Promise<SaveResult> {
+  const parsedKey = settingKeySchema.safeParse(key);
+  if (!parsedKey.success) return invalid("Unknown setting.");
+  const k = parsedKey.data;
+  const parsed = settingValueSchemas[k].safeParse(value);
+  if (!parsed.success) return invalid(parsed.error.issues[0]?.message ?? "Invalid value.");
+  const next = parsed.data as Settings[SettingKey];
+
+  forgetCachedSettings();
+  const current = await getSettings();
+  const thresholds = {
+    autoApproveBelow: current.autoApproveBelow,
+    twoApprovalsAbove: current.twoApprovalsAbove,
+    [k]: next,
+  } as Pick<Settings, "autoApproveBelow" | "twoApprovalsAbove">;
+  if (
+    (k === "autoApproveBelow" || k === "twoApprovalsAbove") &&
+    thresholds.autoApproveBelow !== null &&
+    thresholds.twoApprovalsAbove !== null &&
+    new Decimal(thresholds.autoApproveBelow).greaterThan(thresholds.twoApprovalsAbove)
+  ) {
+    return invalid("The auto-approval limit cannot be above the two-approvals limit.");
+  }
+
+  // A cleared value is stored as JSON null: it overrides the environment's default.
+  const stored = next === null ? Prisma.JsonNull : (next as Prisma.InputJsonValue);
+  await getDb().$transaction(async (tx) => {
+    await tx.setting.upsert({
+      where: { key: k },
+      create: { key: k, value: stored, updatedById: actor.userId },
+      update: { value: stored, updatedById: actor.userId },
+    });
+    await audit(tx, actor, {
+      action: "settings.update",
+      targetType: "setting",
+      targetId: k,
+      before: auditValue(k, current[k]),
+      after: auditValue(k, next),
+    });
+  });
+  forgetCachedSettings();
+  const saved = toPublicSettings({ ...current, [k]: next });
+  const publicKey = (k === "webhookBearerToken" ? "webhookBearerTokenConfigured" : k) as keyof PublicSettings;
+  return { ok: true, key: k, value: saved[publicKey] } as SaveResult;
 }

@@ -1,0 +1,118 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { requirePagePermission } from "@/lib/auth/session";
+import { formatInZone } from "@/lib/time/zone";
+import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
+
+export const metadata: Metadata = { title: "Webhooks" };
+
+type SearchParams = Record<string, string | string[] | undefined>;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+export default async function WebhooksPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requirePagePermission("webhooks.read");
+  const raw = await searchParams;
+  const parsed = inboxFilterSchema.safeParse({ outcome: first(raw.outcome), before: first(raw.before) });
+  const filter = parsed.success ? parsed.data : {};
+  const page = await listDeliveries(filter);
+  const outcome = parsed.success ? parsed.data.outcome : undefined;
+  const next = page.nextBefore
+    ? `/webhooks?${new URLSearchParams({ ...(outcome ? { outcome } : {}), before: page.nextBefore })}`
+    : null;
+  return (
+    <section className="space-y-4">
+      <h1 className="text-2xl font-semibold">Webhook inbox</h1>
+      {!parsed.success && (
+        <Alert tone="error">{parsed.error.issues[0]?.message ?? "Check the filter."}</Alert>
+      )}
+      <form method="get" action="/webhooks" className="flex items-end gap-2">
+        <div className="space-y-1">
+          <label htmlFor="outcome" className="block text-sm font-medium">
+            Outcome
+          </label>
+          <select
+            id="outcome"
+            name="outcome"
+            defaultValue={outcome ?? ""}
+            className="rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            <option value="">all</option>
+            {webhookOutcomes.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" variant="secondary">
+          Filter
+        </Button>
+      </form>
+      {page.rows.length === 0 ? (
+        <p className="text-sm text-zinc-500">No deliveries.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="webhook-table">
+            <thead className="text-xs text-zinc-500">
+              <tr>
+                <th className="px-2 py-1">#</th>
+                <th className="px-2 py-1">Received (UTC)</th>
+                <th className="px-2 py-1">Outcome</th>
+                <th className="px-2 py-1">Operation</th>
+                <th className="px-2 py-1">Status</th>
+                <th className="px-2 py-1">Source IP</th>
+                <th className="px-2 py-1">Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.rows.map((r) => (
+                <tr
+                  key={r.id}
+                  data-testid="webhook-row"
+                  className="border-t border-zinc-200 dark:border-zinc-800"
+                >
+                  <td className="px-2 py-1">
+                    <Link href={`/webhooks/${r.id}`} className="underline">
+                      {r.id}
+                    </Link>
+                  </td>
+                  <td className="whitespace-nowrap px-2 py-1">
+                    {formatInZone(new Date(r.receivedAt), "UTC")}
+                  </td>
+                  <td className="px-2 py-1">
+                    <OutcomeBadge outcome={r.outcome} />
+                  </td>
+                  <td className="px-2 py-1 font-mono text-xs">
+                    {r.operationId ? (
+                      <Link href={`/operations/${r.operationId}`} className="underline">
+                        {r.operationId}
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td className="px-2 py-1">{r.operationStatus ?? "—"}</td>
+                  <td className="px-2 py-1 font-mono text-xs">{r.sourceIp ?? "—"}</td>
+                  <td
+                    className="max-w-xs truncate px-2 py-1 text-xs text-zinc-600"
+                    title={r.outcomeDetail ?? ""}
+                  >
+                    {r.outcomeDetail ?? ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next && (
+        <Link href={next} className="text-sm underline">
+          Older deliveries
+        </Link>
+      )}
+    </section>
+  );
+}

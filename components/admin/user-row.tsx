@@ -1,0 +1,114 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { roles } from "@/lib/auth/permissions";
+import { disableUserAction, resetUserPasswordAction, setUserRoleAction } from "@/lib/users/actions";
+
+export type UserRowData = {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  disabled: boolean;
+  lastSignInAt: string | null;
+  isMe: boolean;
+};
+
+export function UserRow({ user }: { user: UserRowData }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const run = (
+    fn: () => Promise<{ ok: boolean; message?: string } & Record<string, unknown>>,
+    done: string,
+  ) =>
+    startTransition(async () => {
+      const r = await fn();
+      setMessage(r.ok ? { ok: true, text: done } : { ok: false, text: r.message ?? "Not saved." });
+      if (r.ok) router.refresh();
+    });
+  const roleId = `role-${user.id}`;
+  return (
+    <tr
+      data-testid="user-row"
+      data-email={user.email}
+      className="border-t border-zinc-200 align-top dark:border-zinc-800"
+    >
+      <td className="px-2 py-1">
+        {user.email}
+        {user.isMe && <span className="ml-1 text-xs text-zinc-500">(you)</span>}
+      </td>
+      <td className="px-2 py-1">{user.name ?? ""}</td>
+      <td className="px-2 py-1">
+        <label htmlFor={roleId} className="sr-only">
+          Role of {user.email}
+        </label>
+        <select
+          id={roleId}
+          defaultValue={user.role}
+          disabled={pending || user.disabled || user.isMe}
+          onChange={(e) => {
+            const role = e.target.value;
+            run(() => setUserRoleAction({ userId: user.id, role }), `Role changed to ${role}.`);
+          }}
+          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        >
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className="px-2 py-1" data-testid="user-state">
+        {user.disabled ? "disabled" : "active"}
+      </td>
+      <td className="whitespace-nowrap px-2 py-1 text-xs">{user.lastSignInAt ?? "never"}</td>
+      <td className="px-2 py-1">
+        <div className="flex flex-wrap gap-1">
+          {!user.disabled && !user.isMe && (
+            <Button
+              type="button"
+              variant="secondary"
+              disabled={pending}
+              onClick={() => {
+                if (window.confirm(`Disable ${user.email}? Their sessions end at once.`))
+                  run(() => disableUserAction({ userId: user.id }), "Disabled; sessions ended.");
+              }}
+            >
+              Disable
+            </Button>
+          )}
+          {!user.disabled && (
+            <Button
+              type="button"
+              variant="secondary"
+              disabled={pending}
+              onClick={() =>
+                startTransition(async () => {
+                  const r = await resetUserPasswordAction({ userId: user.id });
+                  setMessage(
+                    r.ok
+                      ? { ok: true, text: `New password (shown once): ${r.generated ?? ""}` }
+                      : { ok: false, text: r.message },
+                  );
+                })
+              }
+            >
+              Reset password
+            </Button>
+          )}
+        </div>
+        {message && (
+          <p
+            role={message.ok ? "status" : "alert"}
+            className={`mt-1 text-xs ${message.ok ? "text-emerald-700" : "text-red-700"}`}
+          >
+            {message.text}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}

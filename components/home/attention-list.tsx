@@ -1,0 +1,105 @@
+import Link from "next/link";
+import type { Attention } from "@/lib/home/attention";
+import { formatDuration } from "@/lib/time/zone";
+
+export type AttentionItem = {
+  key: string;
+  label: string;
+  value: string;
+  /** True when the item needs someone now (shown highlighted). */
+  alert: boolean;
+  href: string;
+};
+
+// A reconciliation older than this is flagged (the incremental run is scheduled every 5 minutes).
+const RECONCILIATION_STALE_MS = 2 * 60 * 60_000;
+const WEBHOOK_LAG_MS = 5 * 60_000;
+
+/** The items of the home page, for the sections the role may open. */
+export function attentionItems(
+  a: Attention,
+  may: { payouts: boolean; operations: boolean; webhooks: boolean; reconciliation: boolean },
+  now = new Date(),
+): AttentionItem[] {
+  const items: AttentionItem[] = [];
+  const ago = (iso: string) => now.getTime() - new Date(iso).getTime();
+  if (may.payouts)
+    items.push({
+      key: "approvals",
+      label: "Pay-outs waiting for approval",
+      value: String(a.approvalsWaiting),
+      alert: a.approvalsWaiting > 0,
+      href: "/payouts",
+    });
+  if (may.operations)
+    items.push({
+      key: "stuck",
+      label: "Stuck operations",
+      value: String(a.stuckOperations),
+      alert: a.stuckOperations > 0,
+      // the list has no stuck filter yet: the non-final statuses, where stuck operations are
+      href: "/operations?status=created,booking,pending_retry,in_progress",
+    });
+  if (may.webhooks) {
+    items.push({
+      key: "webhook-failures",
+      label: "Webhook processing failures (24 h)",
+      value: String(a.webhookFailures24h),
+      alert: a.webhookFailures24h > 0,
+      href: "/webhooks?outcome=failed",
+    });
+    items.push({
+      key: "webhook-oldest",
+      label: "Oldest unprocessed webhook",
+      value: a.oldestUnprocessedWebhookAt
+        ? `${formatDuration(ago(a.oldestUnprocessedWebhookAt))} ago`
+        : "none waiting",
+      alert: a.oldestUnprocessedWebhookAt !== null && ago(a.oldestUnprocessedWebhookAt) > WEBHOOK_LAG_MS,
+      href: "/webhooks?outcome=received",
+    });
+  }
+  if (may.reconciliation) {
+    items.push({
+      key: "reconciliation",
+      label: "Last complete reconciliation",
+      value: a.lastCompleteReconciliationAt
+        ? `${formatDuration(ago(a.lastCompleteReconciliationAt))} ago`
+        : "never",
+      alert:
+        a.lastCompleteReconciliationAt === null ||
+        ago(a.lastCompleteReconciliationAt) > RECONCILIATION_STALE_MS,
+      href: "/reconciliation",
+    });
+    items.push({
+      key: "drift",
+      label: "Open drift items",
+      value: String(a.openDriftItems),
+      alert: a.openDriftItems > 0,
+      href: "/reconciliation?state=open",
+    });
+  }
+  return items;
+}
+
+export function AttentionList({ items }: { items: AttentionItem[] }) {
+  if (items.length === 0) return null;
+  return (
+    <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Needs attention">
+      {items.map((item) => (
+        <li key={item.key} data-testid={`attention-${item.key}`} data-alert={item.alert}>
+          <Link
+            href={item.href}
+            className={`block rounded-lg border p-4 hover:bg-zinc-50 dark:hover:bg-zinc-800 ${
+              item.alert
+                ? "border-amber-400 bg-amber-50/50 dark:border-amber-600 dark:bg-amber-950/30"
+                : "border-zinc-200 dark:border-zinc-800"
+            }`}
+          >
+            <span className="block text-sm text-zinc-600 dark:text-zinc-400">{item.label}</span>
+            <span className="mt-1 block text-2xl font-semibold">{item.value}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

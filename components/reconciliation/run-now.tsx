@@ -1,0 +1,40 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { runReconciliationNowAction } from "@/lib/reconcile/actions";
+
+export function RunNow() {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const run = (kind: "incremental" | "full") =>
+    startTransition(async () => {
+      const r = await runReconciliationNowAction({ kind });
+      if (!r.ok) return setResult({ ok: false, text: r.message });
+      setResult({
+        ok: true,
+        text: r.queued
+          ? `A ${kind} reconciliation is queued; the runs below update when it finishes.`
+          : `A ${kind} reconciliation is already queued.`,
+      });
+      setTimeout(() => router.refresh(), 1500);
+    });
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" onClick={() => run("incremental")} disabled={pending}>
+          Run now
+        </Button>
+        <Button type="button" variant="secondary" onClick={() => run("full")} disabled={pending}>
+          Run full now
+        </Button>
+        <Button type="button" variant="ghost" onClick={() => router.refresh()}>
+          Reload
+        </Button>
+      </div>
+      {result && <Alert tone={result.ok ? "success" : "error"}>{result.text}</Alert>}
+    </div>
+  );
+}

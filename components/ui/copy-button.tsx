@@ -1,0 +1,28 @@
+"use client";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+
+/** Copies a text to the clipboard; says so, or says to select it by hand when the browser refuses. */
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState("copied");
+    } catch {
+      setState("failed");
+    }
+  };
+  return (
+    <span className="inline-flex items-center gap-2">
+      <Button type="button" variant="secondary" onClick={() => void copy()}>
+        {label}
+      </Button>
+      {state !== "idle" && (
+        <span role="status" className={`text-sm ${state === "copied" ? "text-emerald-700" : "text-red-700"}`}>
+          {state === "copied" ? "Copied." : "Could not copy; select the text instead."}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,37 @@
+"use server";
+import { z } from "zod";
+import { actorFor } from "@/lib/audit/actor";
+import { authorizedAction } from "@/lib/auth/action";
+import { createPaymentLink, createPayIn } from "@/lib/payins/create";
+import { fullLinkSchema, payInSchema, prepareLinkSchema } from "@/lib/payins/schemas";
+import { getPlatformClient } from "@/lib/platform/from-env";
+
+const linkInput = z.discriminatedUnion(
+  "mode",
+  [
+    prepareLinkSchema.extend({ mode: z.literal("prepare") }).strict(),
+    fullLinkSchema.extend({ mode: z.literal("full") }).strict(),
+  ],
+  { error: "Choose whether the client picks the method or the method is fixed." },
+);
+
+const payIn = authorizedAction("payins.create", payInSchema, async (input, user) =>
+  createPayIn(getPlatformClient(), await actorFor(user), input),
+);
+
+const link = authorizedAction("payins.create", linkInput, async (input, user) =>
+  createPaymentLink(getPlatformClient(), await actorFor(user), input),
+);
+
+/**
+ * Creates a host-to-host pay-in (payins.create). The transfer details come back in this result only:
+ * single-use, valid for this operation only, never offered again.
+ */
+export async function createPayInAction(input: unknown) {
+  return payIn(input);
+}
+
+/** Creates a payment link, `prepare` or `full` (payins.create); returns the link and a QR code. */
+export async function createPaymentLinkAction(input: unknown) {
+  return link(input);
+}

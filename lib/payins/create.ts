@@ -1,0 +1,230 @@
+import "server-only";
+import { audit, type Actor } from "@/lib/audit/log";
+import { getDb } from "@/lib/db";
+import {
+  createOnce,
+  IdempotencyConflictError,
+  type Creation,
+  type CreationOutcome,
+} from "@/lib/operations/create-once";
+import { getLog } from "@/lib/log";
+import type { FullLinkInput, PayInInput, PrepareLinkInput } from "@/lib/payins/schemas";
+import { qrDataUrl } from "@/lib/payins/qr";
+
+type Platform = Parameters<typeof createOnce>[0];
+
+/** The transfer details of a new pay-in: shown once, in the creation result, never offered for reuse. */
+export type TransferDetails = {
+  paymentMethod: string | null;
+  bankName: string | null;
+  nameMediator: string | null;
+  number: string | null;
+  numberAdditional: string | null;
+  qRcode: string | null;
+};
+
+export type CreateFailure =
+  | { ok: false; code: "rejected"; codeError: string | null; message: string; traceID: string | null }
+  | { ok: false; code: "pending"; message: string; traceID: string | null }
+  | { ok: false; code: "conflict" | "failed"; message: string; traceID: null };
+
+export type PayInCreated = {
+  ok: true;
+  operationId: string;
+  traceID: string | null;
+  amount: string | null;
+  currency: string | null;
+  /** Null when this form was already submitted: the details were shown then and are not shown again. */
+  details: TransferDetails | null;
+};
+
+export type LinkCreated = {
+  ok: true;
+  operationId: string | null;
+  traceID: string | null;
+  link: string | null;
+  qr: string | null;
+};
+
+// Platform codes mapped to what staff can do about them (spec: Errors).
+const rejectionText: Record<string, string> = {
+  noSuitableTariffForRequest: "This payment method is not in the merchant's tariff. Choose another method.",
+  noPaymentDetailsAvailable:
+    "The platform has no free details for this method right now. Try another method or later.",
+  fraud:
+    "The platform's anti-fraud check refused the request (client data or the client's rate of payments).",
+  invalidRequestParameters: "The platform refused the request as malformed. Give support the traceID.",
+  internalError:
+    "The platform refused Paydesk's token. An admin should check the platform connection in Settings.",
+};
+
+function failureOf(outcome: Exclude<CreationOutcome, { status: "created" }>): CreateFailure {
+  if (outcome.status === "pending") {
+    return {
+      ok: false,
+      code: "pending",
+      message:
+        "The platform's answer was lost. Paydesk checks it again in the background: do not create it again; look for it in Operations.",
+      traceID: outcome.traceID,
+    };
+  }
+  return {
+    ok: false,
+    code: "rejected",
+    codeError: outcome.codeError,
+    message: (outcome.codeError && rejectionText[outcome.codeError]) ?? "The platform refused the request.",
+    traceID: outcome.traceID,
+  };
+}
+
+const opaqueText = (v: unknown): string | null =>
+  v === null || v === undefined ? null : typeof v === "string" ? v : JSON.stringify(v);
+
+async function run(
+  platform: Platform,
+  creation: Creation,
+  actor: Actor,
+): Promise<CreationOutcome | { status: "conflict" } | { status: "failed" }> {
+  let outcome: CreationOutcome | { status: "conflict" } | { status: "failed" };
+  try {
+    outcome = await createOnce(platform, creation, { actorUserId: actor.userId ?? undefined });
+  } catch (error) {
+    if (error instanceof IdempotencyConflictError) outcome = { status: "conflict" };
+    else {
+      getLog().error(
+        { err: error, idTransactionMerchant: creation.request.idTransactionMerchant },
+        "creation failed",
+      );
+      outcome = { status: "failed" };
+    }
+  }
+  const { request } = creation;
+  await getDb().$transaction((tx) =>
+    audit(tx, actor, {
+      action: creation.kind === "payIn" ? "payin.create" : "paymentLink.create",
+      targetType: "operation",
+      targetId: outcome.status === "created" ? outcome.operationId : request.idTransactionMerchant,
+      after: {
+        kind: creation.kind,
+        idTransactionMerchant: request.idTransactionMerchant,
+        amount: request.amount,
+        paymentMethod: "paymentMethod" in request ? request.paymentMethod : null,
+        outcome: outcome.status,
+        traceID: "traceID" in outcome ? outcome.traceID : null,
+      },
+    }),
+  );
+  return outcome;
+}
+
+function otherFailure(status: "conflict" | "failed"): CreateFailure {
+  return status === "conflict"
+    ? {
+        ok: false,
+        code: "conflict",
+        message: "This form was already sent with other values. Reload the page to start a new one.",
+        traceID: null,
+      }
+    : { ok: false, code: "failed", message: "The request could not be completed. Try again.", traceID: null };
+}
+
+const client = (input: PayInInput | PrepareLinkInput) => ({
+  amount: input.amount,
+  clientID: input.clientID,
+  clientIP: input.clientIP,
+  clientDateCreated: input.clientDateCreated,
+});
+
+/** Host-to-host pay-in, exactly once per form (idTransactionMerchant from the form's key). */
+export async function createPayIn(
+  platform: Platform,
+  actor: Actor,
+  input: PayInInput,
+): Promise<PayInCreated | CreateFailure> {
+  const outcome = await run(
+    platform,
+    {
+      kind: "payIn",
+      request: {
+        paymentMethod: input.paymentMethod,
+        idTransactionMerchant: `payin-${input.requestKey}`,
+        ...client(input),
+      },
+    },
+    actor,
+  );
+  if (outcome.status === "conflict" || outcome.status === "failed") return otherFailure(outcome.status);
+  if (outcome.status !== "created") return failureOf(outcome);
+  const op = outcome.operation;
+  const d = op?.paymentDetailsData ?? null;
+  return {
+    ok: true,
+    operationId: outcome.operationId,
+    traceID: outcome.traceID,
+    amount: op ? op.amount.toFixed() : null,
+    currency: op?.currency ?? null,
+    details: d
+      ? {
+          paymentMethod: d.paymentMethod,
+          bankName: d.bankName,
+          nameMediator: d.nameMediator,
+          number: d.number,
+          numberAdditional: opaqueText(d.numberAdditional),
+          qRcode: opaqueText(d.qRcode),
+        }
+      : null,
+  };
+}
+
+/** Only an http(s) link is handed to the browser (never javascript: or data: from a remote answer). */
+function safeLink(link: string | null): string | null {
+  if (!link) return null;
+  try {
+    const url = new URL(link);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Payment link: `prepare` (client chooses the method) or `full` (method fixed), exactly once per form. */
+export async function createPaymentLink(
+  platform: Platform,
+  actor: Actor,
+  input: ({ mode: "prepare" } & PrepareLinkInput) | ({ mode: "full" } & FullLinkInput),
+): Promise<LinkCreated | CreateFailure> {
+  const redirects = {
+    ...(input.redirectSuccessURL ? { redirectSuccessURL: input.redirectSuccessURL } : {}),
+    ...(input.redirectFailURL ? { redirectFailURL: input.redirectFailURL } : {}),
+  };
+  const base = {
+    idTransactionMerchant: `link-${input.requestKey}`,
+    ...client(input),
+    ...(Object.keys(redirects).length ? { integrationMerhcnatData: redirects } : {}),
+  };
+  const creation: Creation =
+    input.mode === "full"
+      ? { kind: "formFull", request: { ...base, paymentMethod: input.paymentMethod } }
+      : { kind: "formPrepare", request: base };
+  const outcome = await run(platform, creation, actor);
+  if (outcome.status === "conflict" || outcome.status === "failed") return otherFailure(outcome.status);
+  if (outcome.status !== "created") return failureOf(outcome);
+  const operationId = outcome.operationId || null;
+  let link = outcome.linkPaymentForm;
+  if (!link && operationId) {
+    // the same form sent again: the link is the one the mirror kept from the first answer
+    const op = await getDb().operation.findUnique({
+      where: { id: operationId },
+      select: { linkPaymentForm: true },
+    });
+    link = op?.linkPaymentForm ?? null;
+  }
+  const shown = safeLink(link);
+  return {
+    ok: true,
+    operationId,
+    traceID: outcome.traceID,
+    link: shown,
+    qr: shown ? await qrDataUrl(shown) : null,
+  };
+}

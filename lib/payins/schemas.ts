@@ -1,0 +1,160 @@
+// One schema for the pay-in and payment-link forms; each form picks its fields. Client-safe (no server
+// imports) so forms can show the same limits.
+import { z } from "zod";
+import { Decimal } from "@/lib/money/decimal";
+import {
+  AZN_METHODS,
+  KNOWN_MONO_BANK_METHODS,
+  KZT_METHODS,
+  normalisePaymentMethod,
+  RUB_METHODS,
+} from "@/lib/platform/payment-methods";
+
+/** Methods offered for pay-in (every RUB method, the known mono-bank pairs, KZT and AZN). */
+export const payInMethods = [...RUB_METHODS, ...KNOWN_MONO_BANK_METHODS, ...KZT_METHODS, ...AZN_METHODS];
+
+// Placeholder client ids that the platform's anti-fraud treats as dummies (spec: Endpoints › payin rule 1).
+const PLACEHOLDER_IDS = new Set([
+  "0",
+  "-",
+  "null",
+  "undefined",
+  "none",
+  "nil",
+  "nan",
+  "n/a",
+  "na",
+  "test",
+  "testing",
+  "client",
+  "clientid",
+  "user",
+  "userid",
+  "guest",
+  "anonymous",
+  "anon",
+  "unknown",
+  "random",
+  "string",
+  "id",
+  "123",
+  "1234",
+  "12345",
+  "123456",
+  "xxx",
+  "qwerty",
+  "abc",
+  "example",
+  "default",
+  "dummy",
+  "fake",
+]);
+const DUMMY_IPS = new Set(["0.0.0.0", "::", "0:0:0:0:0:0:0:0", "127.0.0.1", "::1", "255.255.255.255"]);
+const EARLIEST_REGISTRATION = "1990-01-01";
+
+export const MAX_AMOUNT_DIGITS = 20;
+
+/** "2024-02-29" yes, "2024-02-30" no (Date.parse would roll it over to March). */
+function isCalendarDate(v: string): boolean {
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v;
+}
+
+export const payInFormSchema = z
+  .object({
+    /** Chosen by the browser when the form opens: a resubmit of the same form never creates twice. */
+    requestKey: z.uuid({ error: "Reload the page and try again (missing form key)." }),
+    /** A positive decimal string, at most 4 decimals, plain notation (no exponent, sign or spaces). */
+    amount: z
+      .string({ error: "Enter the amount as text, e.g. 1500.50." })
+      .trim()
+      .min(1, "Enter an amount.")
+      .max(40, "The amount is too long.")
+      .superRefine((v, ctx) => {
+        const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+        if (v === "") return;
+        if (v.startsWith("-")) return fail("The amount must be greater than zero.");
+        if (/e/i.test(v)) return fail("Write the amount in plain digits, e.g. 1000 (no exponent).");
+        if (!/^\d+(\.\d+)?$/.test(v)) return fail("Write the amount as digits with a dot, e.g. 1500.50.");
+        if (!/^\d+(\.\d{1,4})?$/.test(v)) return fail("Use at most 4 digits after the decimal point.");
+        if (v.split(".")[0]!.replace(/^0+(?=\d)/, "").length > MAX_AMOUNT_DIGITS)
+          return fail("The amount is too large.");
+        if (!new Decimal(v).greaterThan(0)) return fail("The amount must be greater than zero.");
+      })
+      .transform((v) => new Decimal(v).toFixed()),
+    paymentMethod: z
+      .string({ error: "Choose a payment method." })
+      .trim()
+      .max(40, "Unknown payment method.")
+      .transform((v, ctx) => {
+        const method = normalisePaymentMethod(v);
+        if (!method || !(payInMethods as readonly string[]).includes(method)) {
+          ctx.addIssue({
+            code: "custom",
+            message: v === "" ? "Choose a payment method." : "Unknown payment method.",
+          });
+          return z.NEVER;
+        }
+        return method;
+      }),
+    clientID: z
+      .string({ error: "Enter the client's id in your system." })
+      .trim()
+      .min(1, "Enter the client's id in your system.")
+      .max(128, "At most 128 characters.")
+      .refine((v) => {
+        const id = v.toLowerCase();
+        const compact = id.replace(/[-\s]/g, "");
+        return !PLACEHOLDER_IDS.has(id) && !/^(.)\1*$/.test(compact) && !id.startsWith("random");
+      }, "Use the client's real, stable id: placeholder values are refused by the platform's anti-fraud."),
+    clientIP: z
+      .string({ error: "Enter the client's IP address." })
+      .trim()
+      .min(1, "Enter the client's IP address.")
+      .max(45, "Not an IP address.")
+      .pipe(z.union([z.ipv4(), z.ipv6()], { error: "Enter an IPv4 or IPv6 address." }))
+      .refine(
+        (v) => !DUMMY_IPS.has(v.toLowerCase()),
+        "Use the client's real IP address: dummy addresses are refused by the platform's anti-fraud.",
+      ),
+    clientDateCreated: z
+      .string({ error: "Enter when the client registered, e.g. 2023-04-01." })
+      .trim()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter when the client registered, e.g. 2023-04-01.")
+      .refine(isCalendarDate, "Not a calendar date.")
+      .refine(
+        (v) => v >= EARLIEST_REGISTRATION,
+        "Use the real registration date: placeholder dates are refused by the platform's anti-fraud.",
+      )
+      .refine(
+        (v) => new Date(`${v}T00:00:00Z`).getTime() <= Date.now(),
+        "The registration date is in the future.",
+      )
+      .transform((v) => `${v}T00:00:00.000Z`),
+    redirectSuccessURL: z
+      .string({ error: "The URL must be text." })
+      .trim()
+      .max(2000, "At most 2000 characters.")
+      .transform((v) => (v === "" ? undefined : v))
+      .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
+      .optional(),
+    redirectFailURL: z
+      .string({ error: "The URL must be text." })
+      .trim()
+      .max(2000, "At most 2000 characters.")
+      .transform((v) => (v === "" ? undefined : v))
+      .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
+      .optional(),
+  })
+  .strict();
+
+/** Host-to-host pay-in: the platform returns transfer details. */
+export const payInSchema = payInFormSchema.omit({ redirectSuccessURL: true, redirectFailURL: true }).strict();
+/** Payment link, client chooses the method on the hosted form (prepare). */
+export const prepareLinkSchema = payInFormSchema.omit({ paymentMethod: true }).strict();
+/** Payment link with a fixed method (full). */
+export const fullLinkSchema = payInFormSchema.strict();
+
+export type PayInInput = z.output<typeof payInSchema>;
+export type PrepareLinkInput = z.output<typeof prepareLinkSchema>;
+export type FullLinkInput = z.output<typeof fullLinkSchema>;

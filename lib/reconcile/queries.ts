@@ -1,0 +1,107 @@
+import "server-only";
+import { z } from "zod";
+import { getDb } from "@/lib/db";
+import type { DriftKind, DriftState } from "@/lib/generated/prisma/enums";
+
+export const driftStates = ["open", "acknowledged", "resolved"] as const satisfies readonly DriftState[];
+
+export type RunRow = {
+  id: string;
+  kind: string;
+  status: string;
+  startedAt: string;
+  finishedAt: string | null;
+  pages: number;
+  operationsSeen: number;
+  inserted: number;
+  updated: number;
+  stopReason: string | null;
+  error: string | null;
+  drift: number;
+};
+
+/** The latest runs, newest first. */
+export async function listRuns(take = 20): Promise<RunRow[]> {
+  const runs = await getDb().reconciliationRun.findMany({
+    orderBy: { startedAt: "desc" },
+    take,
+    include: { _count: { select: { drift: true } } },
+  });
+  return runs.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    startedAt: r.startedAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+    pages: r.pages,
+    operationsSeen: r.operationsSeen,
+    inserted: r.inserted,
+    updated: r.updated,
+    stopReason: r.stopReason,
+    // run errors are our own messages (platform errors are redacted), safe for staff
+    error: r.error,
+    drift: r._count.drift,
+  }));
+}
+
+export const driftFilterSchema = z.object({
+  state: z.enum(driftStates, { error: "Unknown state." }).default("open"),
+  page: z.coerce.number({ error: "Not a page." }).int().min(1).max(10_000).default(1),
+});
+export type DriftFilter = z.output<typeof driftFilterSchema>;
+
+export type DriftRow = {
+  id: string;
+  runId: string;
+  operationId: string;
+  kind: DriftKind;
+  state: DriftState;
+  mirrorValue: unknown;
+  platformValue: unknown;
+  note: string | null;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+  createdAt: string;
+};
+
+const PAGE = 50;
+
+/** Drift items in one state, newest first, 50 a page. */
+export async function listDrift(filter: DriftFilter): Promise<{ rows: DriftRow[]; hasMore: boolean }> {
+  const db = getDb();
+  const items = await db.driftItem.findMany({
+    where: { state: filter.state },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: (filter.page - 1) * PAGE,
+    take: PAGE + 1,
+  });
+  const page = items.slice(0, PAGE);
+  const resolverIds = [...new Set(page.map((i) => i.resolvedById).filter((v): v is string => v !== null))];
+  const resolvers = resolverIds.length
+    ? await db.user.findMany({ where: { id: { in: resolverIds } }, select: { id: true, email: true } })
+    : [];
+  const emailOf = new Map(resolvers.map((u) => [u.id, u.email]));
+  return {
+    rows: page.map((i) => ({
+      id: i.id,
+      runId: i.runId,
+      operationId: i.operationId,
+      kind: i.kind,
+      state: i.state,
+      mirrorValue: i.mirrorValue,
+      platformValue: i.platformValue,
+      note: i.note,
+      resolvedAt: i.resolvedAt?.toISOString() ?? null,
+      resolvedBy: i.resolvedById ? (emailOf.get(i.resolvedById) ?? i.resolvedById) : null,
+      createdAt: i.createdAt.toISOString(),
+    })),
+    hasMore: items.length > PAGE,
+  };
+}
+
+export async function driftCounts(): Promise<Record<DriftState, number>> {
+  const groups = await getDb().driftItem.groupBy({ by: ["state"], _count: { _all: true } });
+  const counts: Record<DriftState, number> = { open: 0, acknowledged: 0, resolved: 0 };
+  for (const g of groups) counts[g.state] = g._count._all;
+  return counts;
+}

@@ -1,0 +1,125 @@
+// Audit log: filters, keyset paging, CSV export (streamed, itself audited), and append-only through
+// Prisma (the database refuses UPDATE and DELETE, whatever the code does).
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { audit } from "@/lib/audit/log";
+import { listAudit, parseAuditFilter } from "@/lib/audit/queries";
+import { getDb } from "@/lib/db";
+import { createStaff } from "../../support/mirror";
+
+const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
+vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.50" }) }));
+
+const db = getDb();
+const tag = randomUUID();
+let admin: { id: string; email: string };
+
+beforeAll(async () => {
+  admin = await createStaff("admin");
+  session.current = { userId: admin.id, sessionVersion: 0 };
+  const actor = { userId: admin.id, email: admin.email, ip: "203.0.113.5" };
+  for (let i = 0; i < 60; i++) {
+    await db.$transaction((tx) =>
+      audit(tx, actor, {
+        action: i % 2 ? "test.even" : "test.odd",
+        targetType: "thing",
+        targetId: `${tag}-${i}`,
+        before: { n: i },
+        after: { n: i + 1, text: '=cmd|"/c calc"!A1, with "quotes"' },
+      }),
+    );
+  }
+});
+
+const filter = (params: Record<string, string>) => {
+  const parsed = parseAuditFilter(new URLSearchParams(params));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.filter;
+};
+
+describe("audit log queries", () => {
+  it("filters by actor and action, pages newest first by id", async () => {
+    const first = await listAudit(filter({ actor: admin.email }));
+    expect(first.rows).toHaveLength(50);
+    expect(first.rows[0]!.targetId).toBe(`${tag}-59`);
+    const ids = first.rows.map((r) => BigInt(r.id));
+    expect([...ids].sort((a, b) => (a > b ? -1 : 1))).toEqual(ids);
+    const second = await listAudit(filter({ actor: admin.email, before: first.nextBefore! }));
+    expect(second.rows).toHaveLength(10);
+    expect(second.nextBefore).toBeNull();
+
+    const odd = await listAudit(filter({ actor: admin.email, action: "test.odd" }));
+    expect(odd.rows).toHaveLength(30);
+    expect(odd.rows.every((r) => r.action === "test.odd")).toBe(true);
+    expect(odd.rows[0]).toMatchObject({ ip: "203.0.113.5", actorEmail: admin.email, before: { n: 58 } });
+
+    const one = await listAudit(filter({ target: `${tag}-7` }));
+    expect(one.rows.map((r) => r.targetId)).toEqual([`${tag}-7`]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await listAudit(filter({ actor: admin.email, from: today, to: today }))).rows).toHaveLength(50);
+    expect((await listAudit(filter({ actor: admin.email, to: "2000-01-01" }))).rows).toHaveLength(0);
+  });
+
+  it.each([
+    ["a date that is not a date", { from: "2024-13-01" }, "from"],
+    ["an impossible date", { to: "2024-02-30" }, "to"],
+    ["to before from", { from: "2024-05-02", to: "2024-05-01" }, "to"],
+    ["a cursor that is not a number", { before: "abc" }, "before"],
+    ["a cursor with an exponent", { before: "1e3" }, "before"],
+    ["a 1 MB actor", { actor: "x".repeat(1_048_576) }, "actor"],
+  ])("refuses %s with a message", (_name, params, field) => {
+    const parsed = parseAuditFilter(new URLSearchParams(params));
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.fieldErrors[field]?.[0]).toMatch(/\w/);
+  });
+});
+
+describe("CSV export", () => {
+  it("streams every matching entry (formula cells neutralised) and records the export", async () => {
+    const { GET } = await import("@/app/api/exports/audit/route");
+    const response = await GET(
+      new Request(`http://test/api/exports/audit?actor=${encodeURIComponent(admin.email)}&action=test.`),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/text\/csv/);
+    const text = await response.text();
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("id,at,actorEmail,ip,action,targetType,targetId,before,after");
+    expect(lines).toHaveLength(61);
+    expect(text).toContain(`${tag}-0`);
+    expect(text).not.toMatch(/,=cmd/);
+    const exported = await db.auditLog.findFirstOrThrow({
+      where: { action: "audit.export", actorUserId: admin.id },
+      orderBy: { id: "desc" },
+    });
+    expect(exported.ip).toBe("198.51.100.50");
+  });
+
+  it("answers 400 with field errors for bad filters", async () => {
+    const { GET } = await import("@/app/api/exports/audit/route");
+    const response = await GET(new Request("http://test/api/exports/audit?from=yesterday"));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      code: "invalid",
+      fieldErrors: { from: [expect.any(String)] },
+    });
+  });
+});
+
+describe("append-only, enforced by the database", () => {
+  it("refuses UPDATE and DELETE through Prisma", async () => {
+    const entry = await db.auditLog.findFirstOrThrow({ where: { targetId: `${tag}-1` } });
+    await expect(
+      db.auditLog.update({ where: { id: entry.id }, data: { action: "tampered" } }),
+    ).rejects.toThrow();
+    await expect(
+      db.auditLog.updateMany({ where: { targetId: `${tag}-1` }, data: { ip: null } }),
+    ).rejects.toThrow();
+    await expect(db.auditLog.delete({ where: { id: entry.id } })).rejects.toThrow();
+    await expect(db.auditLog.deleteMany({ where: { targetId: `${tag}-1` } })).rejects.toThrow();
+    await expect(db.$executeRaw`UPDATE "AuditLog" SET action = 'x' WHERE id = ${entry.id}`).rejects.toThrow();
+    expect(await db.auditLog.findUniqueOrThrow({ where: { id: entry.id } })).toEqual(entry);
+  });
+});
