@@ -1,6 +1,12 @@
 // One schema for the pay-in and payment-link forms; each form picks its fields. Client-safe (no server
 // imports) so forms can show the same limits.
 import { z } from "zod";
+import {
+  clientIdProblem,
+  clientIpProblem,
+  parseClientDateCreated,
+  refuseWith,
+} from "@/lib/anti-fraud/client-data";
 import { Decimal } from "@/lib/money/decimal";
 import {
   AZN_METHODS,
@@ -13,52 +19,7 @@ import {
 /** Methods offered for pay-in (every RUB method, the known mono-bank pairs, KZT and AZN). */
 export const payInMethods = [...RUB_METHODS, ...KNOWN_MONO_BANK_METHODS, ...KZT_METHODS, ...AZN_METHODS];
 
-// Placeholder client ids that the platform's anti-fraud treats as dummies (spec: Endpoints › payin rule 1).
-const PLACEHOLDER_IDS = new Set([
-  "0",
-  "-",
-  "null",
-  "undefined",
-  "none",
-  "nil",
-  "nan",
-  "n/a",
-  "na",
-  "test",
-  "testing",
-  "client",
-  "clientid",
-  "user",
-  "userid",
-  "guest",
-  "anonymous",
-  "anon",
-  "unknown",
-  "random",
-  "string",
-  "id",
-  "123",
-  "1234",
-  "12345",
-  "123456",
-  "xxx",
-  "qwerty",
-  "abc",
-  "example",
-  "default",
-  "dummy",
-  "fake",
-]);
-const DUMMY_IPS = new Set(["0.0.0.0", "::", "0:0:0:0:0:0:0:0", "127.0.0.1", "::1", "255.255.255.255"]);
-const EARLIEST_REGISTRATION = "1990-01-01";
-
 export const MAX_AMOUNT_DIGITS = 20;
-
-/** "2024-02-29" yes, "2024-02-30" no (Date.parse would roll it over to March). */
-function isCalendarDate(v: string): boolean {
-  const t = Date.parse(`${v}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === v;
-}
 
 export const payInFormSchema = z
   .object({
@@ -102,33 +63,22 @@ export const payInFormSchema = z
       .trim()
       .min(1, "Enter the client's id in your system.")
       .max(128, "At most 128 characters.")
-      .refine((v) => {
-        const id = v.toLowerCase();
-        const compact = id.replace(/[-\s]/g, "");
-        return !PLACEHOLDER_IDS.has(id) && !/^(.)\1*$/.test(compact) && !id.startsWith("random");
-      }, "Use the client's real, stable id: placeholder values are refused by the platform's anti-fraud."),
+      .superRefine(refuseWith(clientIdProblem)),
     clientIP: z
       .string({ error: "Enter the client's IP address." })
       .trim()
       .min(1, "Enter the client's IP address.")
       .max(45, "Not an IP address.")
-      .pipe(z.union([z.ipv4(), z.ipv6()], { error: "Enter an IPv4 or IPv6 address." }))
-      .refine(
-        (v) => !DUMMY_IPS.has(v.toLowerCase()),
-        "Use the client's real IP address: dummy addresses are refused by the platform's anti-fraud.",
-      ),
+      .superRefine(refuseWith(clientIpProblem)),
     clientDateCreated: z
       .string({ error: "Enter when the client registered, e.g. 2023-04-01." })
       .trim()
       .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter when the client registered, e.g. 2023-04-01.")
-      .refine(isCalendarDate, "Not a calendar date.")
-      .refine(
-        (v) => v >= EARLIEST_REGISTRATION,
-        "Use the real registration date: placeholder dates are refused by the platform's anti-fraud.",
-      )
-      .refine(
-        (v) => new Date(`${v}T00:00:00Z`).getTime() <= Date.now(),
-        "The registration date is in the future.",
+      .superRefine(
+        refuseWith((v) => {
+          const parsed = parseClientDateCreated(v);
+          return parsed.ok ? null : parsed.message;
+        }),
       )
       .transform((v) => `${v}T00:00:00.000Z`),
     redirectSuccessURL: z

@@ -9,6 +9,12 @@
  * registration date as ISO-8601 UTC, webhook URL and override reason undefined when left empty.
  */
 import { z } from "zod";
+import {
+  clientIdProblem,
+  clientIpProblem,
+  parseClientDateCreated,
+  refuseWith,
+} from "@/lib/anti-fraud/client-data";
 import { Decimal, WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
 import {
   isMonoBankMethod,
@@ -150,165 +156,6 @@ export function checkRecipientNumber(method: PayOutMethod, raw: string): Recipie
     };
   }
   return { ok: false, message: "Unknown payment method." };
-}
-
-// ---- anti-fraud fields --------------------------------------------------------------------------
-
-const PLACEHOLDER_IDS = new Set([
-  "0",
-  "-",
-  "null",
-  "undefined",
-  "none",
-  "nil",
-  "nan",
-  "n/a",
-  "na",
-  "test",
-  "testing",
-  "client",
-  "clientid",
-  "user",
-  "userid",
-  "guest",
-  "anonymous",
-  "anon",
-  "unknown",
-  "random",
-  "string",
-  "id",
-  "123",
-  "1234",
-  "12345",
-  "123456",
-  "xxx",
-  "qwerty",
-  "abc",
-  "example",
-  "default",
-  "dummy",
-  "fake",
-  "placeholder",
-]);
-
-export function clientIdProblem(id: string): string | null {
-  const v = id.trim().toLowerCase();
-  if (v === "") return "Enter the end client's id in your system.";
-  const compact = v.replace(/[-\s]/g, "");
-  if (PLACEHOLDER_IDS.has(v) || /^(.)\1*$/.test(compact) || /^random/.test(v) || /^<.*>$/.test(v))
-    return `"${id.trim()}" looks like a placeholder; the anti-fraud check refuses dummy ids. Use the end client's real id in your system.`;
-  return null;
-}
-
-function ipv4Octets(ip: string): number[] | null {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return null;
-  const octets = m.slice(1).map((s) => Number.parseInt(s, 10));
-  return octets.every((o) => o <= 255) ? octets : null;
-}
-
-function ipv4Problem([a = 0, b = 0, c = 0]: number[]): string | null {
-  if (a === 0) return "0.0.0.0 is not a real address";
-  if (a === 127) return "it is a loopback address (this machine)";
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168))
-    return "it is a private network address (probably your proxy or load balancer)";
-  if (a === 100 && b >= 64 && b <= 127) return "it is a carrier-grade NAT address, not the client's";
-  if (a === 169 && b === 254) return "it is a link-local address";
-  if (a >= 224) return "it is a multicast, reserved or broadcast address";
-  if (
-    (a === 192 && b === 0 && c === 2) ||
-    (a === 198 && b === 51 && c === 100) ||
-    (a === 203 && b === 0 && c === 113)
-  )
-    return "it is reserved for documentation examples";
-  return null;
-}
-
-/** The eight 16-bit groups of an IPv6 address (embedded IPv4 allowed), or null. */
-function ipv6Groups(ip: string): number[] | null {
-  let text = ip.toLowerCase();
-  const v4 = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(text);
-  if (v4?.[1]) {
-    const o = ipv4Octets(v4[1]);
-    if (!o) return null;
-    text = `${text.slice(0, -v4[1].length)}${((o[0]! << 8) | o[1]!).toString(16)}:${((o[2]! << 8) | o[3]!).toString(16)}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const parse = (s: string) => (s === "" ? [] : s.split(":"));
-  const head = parse(halves[0] ?? "");
-  const tail = halves.length === 2 ? parse(halves[1] ?? "") : [];
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
-  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
-  return groups.map((g) => Number.parseInt(g, 16));
-}
-
-function ipv6Problem(groups: number[]): string | null {
-  const [g0 = 0, g1 = 0] = groups;
-  if (groups.every((g) => g === 0)) return ":: is not a real address";
-  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1)
-    return "it is a loopback address (this machine)";
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    const [h6 = 0, h7 = 0] = groups.slice(6);
-    return ipv4Problem([h6 >> 8, h6 & 255, h7 >> 8, h7 & 255]);
-  }
-  if ((g0 & 0xffc0) === 0xfe80) return "it is a link-local address";
-  if ((g0 & 0xfe00) === 0xfc00) return "it is a private (unique local) address";
-  if ((g0 & 0xff00) === 0xff00) return "it is a multicast address";
-  if (g0 === 0x2001 && g1 === 0x0db8) return "it is reserved for documentation examples";
-  return null;
-}
-
-export function clientIpProblem(ip: string): string | null {
-  const v = ip.trim();
-  if (v === "") return "Enter the end client's IP address.";
-  const v4 = ipv4Octets(v);
-  const v6 = v4 ? null : v.includes(":") ? ipv6Groups(v) : null;
-  if (!v4 && !v6) return "Enter an IPv4 or IPv6 address, such as 85.143.12.7.";
-  const why = v4 ? ipv4Problem(v4) : ipv6Problem(v6!);
-  return why
-    ? `${v} cannot be the end client's address: ${why}. The anti-fraud check refuses dummy addresses.`
-    : null;
-}
-
-const DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-const EARLIEST_REGISTRATION = Date.UTC(1990, 0, 1);
-const CLOCK_SKEW_MS = 5 * 60_000;
-
-/** The registration date as a Date (a date or date-time without offset is UTC), or a message. */
-export function parseClientDateCreated(
-  value: string,
-  now = Date.now(),
-): { ok: true; date: Date } | { ok: false; message: string } {
-  const v = value.trim();
-  if (v === "") return { ok: false, message: "Enter the date the end client registered with you." };
-  const m = DATE.exec(v);
-  const [y, mo, d] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
-  const day = new Date(Date.UTC(y, mo - 1, d));
-  if (!m || day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d)
-    return { ok: false, message: "Enter a date such as 2023-04-17 (or an ISO-8601 date-time)." };
-  const withZone = m[4] && !m[7] ? `${v.replace(" ", "T")}Z` : m[4] ? v.replace(" ", "T") : `${v}T00:00:00Z`;
-  const at = new Date(withZone);
-  if (Number.isNaN(at.getTime()))
-    return { ok: false, message: "Enter a date such as 2023-04-17 (or an ISO-8601 date-time)." };
-  if (at.getTime() > now + CLOCK_SKEW_MS)
-    return { ok: false, message: "The registration date is in the future; the anti-fraud check refuses it." };
-  if (at.getTime() < EARLIEST_REGISTRATION)
-    return {
-      ok: false,
-      message: "A registration date before 1990 looks like a placeholder; the anti-fraud check refuses it.",
-    };
-  return { ok: true, date: at };
-}
-
-function refuseWith(problem: (v: string) => string | null) {
-  return (v: string, ctx: z.RefinementCtx) => {
-    const message = problem(v);
-    if (message) ctx.addIssue({ code: "custom", message });
-  };
 }
 
 // ---- the form -----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ async function signInWith(page: Page, email: string, password: string) {
 async function fillClient(page: Page, amount = "1500.50") {
   await page.getByLabel("Amount").fill(amount);
   await page.getByLabel("Client id (in your system)").fill(`shop-client-${randomUUID().slice(0, 8)}`);
-  await page.getByLabel("Client IP address").fill("203.0.113.7");
+  await page.getByLabel("Client IP address").fill("85.143.12.7");
   await page.getByLabel("Client registered on").fill("2023-04-01");
 }
 

@@ -37,7 +37,7 @@ const validPayIn = () => ({
   amount: "1500.50",
   paymentMethod: "toCard",
   clientID: `shop-client-${randomUUID().slice(0, 8)}`,
-  clientIP: "203.0.113.7",
+  clientIP: "85.143.12.7",
   clientDateCreated: "2023-04-01",
 });
 

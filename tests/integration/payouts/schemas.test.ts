@@ -4,12 +4,8 @@ import { explainPlatformRefusal, fieldFromMessage } from "@/lib/payouts/errors";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { normaliseRuPhone } from "@/lib/payouts/phone";
 import { checkBalance, requiredApprovalsFor } from "@/lib/payouts/requests";
-import {
-  clientIpProblem,
-  decisionSchema,
-  parseClientDateCreated,
-  payoutFormSchema,
-} from "@/lib/payouts/schemas";
+import { clientIpProblem, parseClientDateCreated } from "@/lib/anti-fraud/client-data";
+import { decisionSchema, payoutFormSchema } from "@/lib/payouts/schemas";
 import { canMove, CANCELLABLE, isFinalPayoutStatus, PAYOUT_STATUSES, TRANSITIONS } from "@/lib/payouts/state";
 
 const valid = {
