@@ -8,6 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase, projectRoot } from "./lib/database";
 import { seedDemoUsers } from "./lib/demo-users";
+import { cliActor } from "../lib/audit/log";
+import { createUser } from "../lib/users/service";
 import { freePort } from "./lib/embedded-postgres";
 import { migrate } from "./lib/migrations";
 import { startTestSandbox } from "./lib/dev-sandbox";
@@ -78,6 +80,12 @@ async function main(): Promise<void> {
   process.env.DATABASE_URL = db.url;
   await migrate(db.url);
   await seedDemoUsers();
+  // A user of its own for the lockout test, so locking it never disturbs the other tests.
+  await createUser(cliActor, {
+    email: "lockout@paydesk.local",
+    role: "support",
+    password: "lockout-e2e-password",
+  });
   await seedMirror(db.url);
 
   const port = await freePort();

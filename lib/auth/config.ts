@@ -3,6 +3,7 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { checkCredentials } from "@/lib/auth/credentials";
+import { ssoUserFor } from "@/lib/auth/sso";
 import { getEnv } from "@/lib/env";
 import { getLog } from "@/lib/log";
 
@@ -17,6 +18,28 @@ export class SignInError extends CredentialsSignin {
     this.code = code;
   }
 }
+
+/** The generic OpenID Connect provider, when AUTH_OIDC_* are configured. */
+function ssoProvider() {
+  const env = getEnv();
+  if (!env.AUTH_OIDC_ISSUER || !env.AUTH_OIDC_CLIENT_ID || !env.AUTH_OIDC_CLIENT_SECRET) return [];
+  return [
+    {
+      id: "oidc",
+      name: "Single sign-on",
+      type: "oidc" as const,
+      issuer: env.AUTH_OIDC_ISSUER,
+      clientId: env.AUTH_OIDC_CLIENT_ID,
+      clientSecret: env.AUTH_OIDC_CLIENT_SECRET,
+    },
+  ];
+}
+
+export function ssoConfigured(): boolean {
+  return ssoProvider().length > 0;
+}
+
+type PaydeskUser = { paydeskId?: string; sessionVersion?: number };
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   secret: getEnv().AUTH_SECRET,
@@ -40,15 +63,27 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         const result = await checkCredentials(parsed.data.email, parsed.data.password);
         if (!result.ok) throw new SignInError(result.reason);
         const { id, email, name, sessionVersion } = result.user;
-        return { id, email, name, sessionVersion };
+        return { id, email, name, sessionVersion, paydeskId: id };
       },
     }),
+    ...ssoProvider(),
   ],
   callbacks: {
+    async signIn({ user, account, profile }) {
+      if (account?.provider !== "oidc") return true;
+      const mapped = await ssoUserFor(profile?.email ?? user.email);
+      if (!mapped) return "/login?error=sso-unknown";
+      Object.assign(user, {
+        paydeskId: mapped.id,
+        sessionVersion: mapped.sessionVersion,
+      } satisfies PaydeskUser);
+      return true;
+    },
     jwt({ token, user }) {
-      if (user?.id) {
-        token.sub = user.id;
-        token.sessionVersion = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+      const signedIn = user as PaydeskUser | undefined;
+      if (signedIn?.paydeskId) {
+        token.sub = signedIn.paydeskId;
+        token.sessionVersion = signedIn.sessionVersion ?? 0;
       }
       return token;
     },

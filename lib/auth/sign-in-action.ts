@@ -51,6 +51,14 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   }
 }
 
+const ssoSchema = z.object({ callbackUrl: z.string().max(2000).optional() });
+
+/** Starts single sign-on with the configured OpenID Connect provider. */
+export async function ssoSignInAction(formData: FormData): Promise<void> {
+  const parsed = ssoSchema.safeParse(Object.fromEntries(formData));
+  await signIn("oidc", { redirectTo: safeRedirect(parsed.success ? parsed.data.callbackUrl : undefined) });
+}
+
 export async function signOutAction(): Promise<void> {
   await signOut({ redirectTo: "/login" });
 }

@@ -70,4 +70,26 @@ test.describe("sign-in page and the console shell", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
+
+  test("repeated wrong passwords lock the account, even against the right password", async ({ page }) => {
+    test.slow();
+    await page.goto("/login");
+    const attempt = async (password: string) => {
+      await page.getByLabel("Email").fill("lockout@paydesk.local");
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled({ timeout: 15_000 });
+    };
+    for (let i = 0; i < 4; i++) {
+      await attempt("wrong-password");
+      await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+    }
+    await attempt("wrong-password");
+    const locked = page.getByRole("alert").filter({ hasText: "Too many failed attempts" });
+    await expect(locked).toBeVisible();
+    await attempt("lockout-e2e-password");
+    await expect(locked).toBeVisible();
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/login$/);
+  });
 });

@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
 import { EnvironmentBadge } from "@/components/shell/environment-badge";
+import { ssoConfigured } from "@/lib/auth/config";
 import { currentUser } from "@/lib/auth/session";
+import { ssoSignInAction } from "@/lib/auth/sign-in-action";
+import { Button } from "@/components/ui/button";
 import { getEnv, platformLabel } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -10,10 +13,10 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function LoginPage({
   searchParams,
 }: {
-  searchParams: Promise<{ callbackUrl?: string }>;
+  searchParams: Promise<{ callbackUrl?: string; error?: string }>;
 }) {
   if (await currentUser()) redirect("/");
-  const { callbackUrl } = await searchParams;
+  const { callbackUrl, error } = await searchParams;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm space-y-6 rounded-xl border border-zinc-200 bg-white p-8 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
@@ -21,7 +24,24 @@ export default async function LoginPage({
           <h1 className="text-2xl font-semibold">Sign in to Paydesk</h1>
           <EnvironmentBadge label={platformLabel(getEnv().PLATFORM_BASE_URL)} />
         </div>
+        {error === "sso-unknown" && (
+          <p
+            role="alert"
+            className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+          >
+            Single sign-on worked, but there is no active Paydesk user with your email. Ask an admin to add
+            you.
+          </p>
+        )}
         <LoginForm callbackUrl={callbackUrl} />
+        {ssoConfigured() && (
+          <form action={ssoSignInAction}>
+            {callbackUrl && <input type="hidden" name="callbackUrl" value={callbackUrl} />}
+            <Button type="submit" variant="secondary" className="w-full">
+              Sign in with single sign-on
+            </Button>
+          </form>
+        )}
       </div>
     </main>
   );

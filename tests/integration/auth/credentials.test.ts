@@ -94,3 +94,22 @@ describe("user administration", () => {
     ).rejects.toThrow(UserError);
   });
 });
+
+describe("single sign-on mapping (OIDC users map to existing Paydesk users)", () => {
+  it("admits an existing, active user by email, whatever its case", async () => {
+    const { ssoUserFor } = await import("@/lib/auth/sso");
+    const email = newEmail();
+    const user = await createUser(cliActor, { email, role: "finance", password });
+    expect(await ssoUserFor(email.toUpperCase())).toEqual({ id: user.id, sessionVersion: 0 });
+  });
+
+  it("refuses an unknown email, a missing email and a disabled user", async () => {
+    const { ssoUserFor } = await import("@/lib/auth/sso");
+    const email = newEmail();
+    await createUser(cliActor, { email, role: "support", password });
+    await disableUser(cliActor, email);
+    expect(await ssoUserFor(email)).toBeNull();
+    expect(await ssoUserFor(newEmail())).toBeNull();
+    expect(await ssoUserFor(undefined)).toBeNull();
+  });
+});
