@@ -49,7 +49,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   logger: {
     // A refused sign-in is an expected outcome shown to the user, not an error to log with a stack.
     error: (error) => {
-      if (error.name !== "CredentialsSignin") getLog().error({ err: error }, "auth error");
+      // `type`, not `name`: class names do not survive minification in the production build.
+      if ((error as { type?: string }).type !== "CredentialsSignin")
+        getLog().error({ err: error }, "auth error");
     },
     warn: (code) => getLog().warn({ code }, "auth warning"),
     debug: () => {},
