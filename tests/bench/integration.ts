@@ -9,7 +9,6 @@ import { Readable } from "node:stream";
 import autocannon from "autocannon";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { createSandbox } from "../../sandbox/index";
 import { freePort } from "../../scripts/lib/embedded-postgres";
 import { snapshotToRow } from "../../lib/operations/snapshot-row";
 import { createPlatformClient } from "../../lib/platform/client";
@@ -197,8 +196,20 @@ async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> 
   }
 }
 
+async function startSandboxProcess(): Promise<{ url: string; token: string; stop: () => void }> {
+  const child = fork(path.join(import.meta.dirname, "sandbox-process.ts"), [], {
+    execArgv: ["--import", "tsx"],
+    stdio: "ignore",
+  });
+  const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+    child.once("message", (m) => resolve(m as { url: string; token: string }));
+    child.once("exit", (code) => reject(new Error(`sandbox process exited with ${code}`)));
+  });
+  return { url, token, stop: () => child.kill("SIGTERM") };
+}
+
 async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> {
-  const sandbox = await createSandbox({ port: 0, seedDemoHistory: false });
+  const sandbox = await startSandboxProcess();
   try {
     const control = (method: string, p: string, body: unknown) =>
       fetch(`${sandbox.url}/__sandbox${p}`, {
@@ -212,10 +223,9 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
       fraudRatePerMinute: 1_000_000,
     });
     await control("POST", "/seed", { merchant: "demo", count: RECONCILE_OPERATIONS, days: 90 });
-    const token = sandbox.merchants().find((m) => m.id === "demo")!.token;
     const platform = createPlatformClient({
       baseUrl: sandbox.url,
-      token,
+      token: sandbox.token,
       recorder: databaseRecorder,
       timeoutMs: 30_000,
     });
@@ -277,7 +287,7 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
       },
     ];
   } finally {
-    await sandbox.stop();
+    sandbox.stop();
   }
 }
 
