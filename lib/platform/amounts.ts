@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Small rules about operation amounts that readers of an Operation need.
  */

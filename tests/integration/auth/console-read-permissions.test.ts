@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { can, roles, type Permission, type Role } from "@/lib/auth/permissions";
 import { PlatformError } from "@/lib/platform/errors";
 import { createStaff, insertOperations } from "../../support/mirror";
+import { actionOutcome, pageOutcome, routeOutcome, type Outcome } from "../../support/permission-outcomes";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
@@ -28,36 +29,6 @@ beforeAll(async () => {
 
 function signInAs(role: Role | null) {
   session.current = role ? { userId: users[role], sessionVersion: 0 } : null;
-}
-
-type Outcome = "allowed" | "forbidden" | "unauthenticated";
-
-async function actionOutcome(run: () => Promise<unknown>): Promise<Outcome> {
-  const result = (await run()) as { ok: boolean; code?: string };
-  if (result.code === "forbidden") return "forbidden";
-  if (result.code === "unauthenticated") return "unauthenticated";
-  return "allowed";
-}
-
-async function routeOutcome(run: () => Promise<Response>): Promise<Outcome> {
-  const response = await run();
-  if (response.status === 403) return "forbidden";
-  if (response.status === 401) return "unauthenticated";
-  expect(response.status).toBe(200);
-  await response.body?.cancel();
-  return "allowed";
-}
-
-async function pageOutcome(run: () => Promise<unknown>): Promise<Outcome> {
-  try {
-    await run();
-    return "allowed";
-  } catch (error) {
-    const digest = String((error as { digest?: string }).digest ?? "");
-    if (digest.includes("/forbidden")) return "forbidden";
-    if (digest.includes("/login")) return "unauthenticated";
-    throw error;
-  }
 }
 
 const noParams = () => Promise.resolve({});
