@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes } from "react";
+import { controlClass, Labelled } from "@/components/ui/labelled";
 
 /** A labelled input whose errors are announced through aria-describedby. */
 export function Field({
@@ -7,26 +8,12 @@ export function Field({
   errors,
   ...input
 }: InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; errors?: string[] }) {
-  const errorId = `${name}-error`;
-  const invalid = Boolean(errors?.length);
   return (
-    <div className="space-y-1">
-      <label htmlFor={name} className="block text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={name}
-        name={name}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? errorId : undefined}
-        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900"
-        {...input}
-      />
-      {invalid && (
-        <p id={errorId} className="text-sm text-red-600 dark:text-red-400">
-          {errors!.join(" ")}
-        </p>
-      )}
-    </div>
+    <Labelled
+      label={label}
+      name={name}
+      errors={errors}
+      control={(a11y) => <input {...a11y} className={controlClass} {...input} />}
+    />
   );
 }

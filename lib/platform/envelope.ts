@@ -11,6 +11,7 @@
  * Bodies that are neither (problem JSON, HTML, empty) become a PlatformError that keeps the HTTP status
  * and the start of the body.
  */
+import "server-only";
 import { PlatformError, type PlatformErrorKind } from "./errors";
 import { integerFromWire, isWireObject, parseWireJson, type WireObject, type WireValue } from "./wire";
 

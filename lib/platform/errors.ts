@@ -13,6 +13,7 @@
  * No error ever carries the token: every text that could come from outside is passed through the
  * transport's redaction before it is put into an error, and errors hold no reference to options.
  */
+import "server-only";
 import { Decimal, isDecimalString } from "@/lib/money/decimal";
 
 /** Codes named by the spec; unknown codes are kept as plain strings. */

@@ -4,6 +4,7 @@
  * token is never part of a record (it only ever travels in the Authorization header).
  * The database-backed recorder lives in record-to-db.ts.
  */
+import "server-only";
 import type { Dialect } from "./envelope";
 import { isWireObject, stringifyWire, type WireValue } from "./wire";
 

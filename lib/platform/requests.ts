@@ -4,6 +4,7 @@
  * unknown or not-allowed method, a missing field all throw PlatformRequestError naming the field.
  * Amounts are written as JSON numbers in plain notation ("amount":62.5), never as strings.
  */
+import "server-only";
 import { z } from "zod";
 import { InvalidAmountError, type Decimal } from "@/lib/money/decimal";
 import { PlatformRequestError } from "./errors";

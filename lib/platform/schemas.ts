@@ -3,6 +3,7 @@
  * (ms) plus their original text, enums are normalised (case, `SBP` -> `sbp`). Unknown extra fields are
  * dropped from the typed object but kept in `raw`/`rawJson` for storage.
  */
+import "server-only";
 import { z } from "zod";
 import type { Decimal } from "@/lib/money/decimal";
 import { normalisePaymentMethod, type PaymentMethod } from "./payment-methods";

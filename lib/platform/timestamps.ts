@@ -6,6 +6,8 @@
  * An explicit offset (+03:00) is honoured; a timestamp without zone is read as UTC (the platform's
  * zone), since some .NET serialisers drop the `Z`.
  */
+import "server-only";
+
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 export function parsePlatformTimestamp(text: string): Date | null {

@@ -3,6 +3,7 @@
  * the bare operation. Accepted: spec envelope, nested envelope, bare operation. Numbers stay exact.
  * The caller stores the raw text first (request.text()), then parses.
  */
+import "server-only";
 import { readEnvelope } from "./envelope";
 import { SchemaMismatchError, decodeOperation, type Operation } from "./schemas";
 import { isWireObject, parseWireJson, type WireValue } from "./wire";

@@ -7,6 +7,7 @@
  * decimals, checked before) and serialised by `stringifyWire`, so `62.5` goes out as the JSON number
  * 62.5, never as "62.5", 6.25e1 or 62.499999.
  */
+import "server-only";
 import { LosslessNumber, isLosslessNumber, parse, stringify } from "lossless-json";
 import { Decimal, assertPositive, isDecimalString, toDecimal, toWireString } from "@/lib/money/decimal";
 

@@ -2,24 +2,15 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { maskNumbersInJsonText } from "@/lib/operations/mask";
+import type { ApiCallItem } from "@/lib/operations/detail";
 import { buildTimeline, type TimelineEntry } from "@/lib/operations/timeline";
 import type { OperationType } from "@/lib/platform/schemas";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LIMIT = 100;
 
-export type TraceCall = {
-  id: string;
-  startedAt: string;
-  method: string;
-  path: string;
-  httpStatus: number | null;
-  envelopeStatus: string | null;
-  codeError: string | null;
-  message: string | null;
-  traceID: string | null;
-  latencyMs: number;
-  error: string | null;
+/** One recorded platform call, as on the operation page, plus who made it and the redacted bodies. */
+export type TraceCall = Omit<ApiCallItem, "actorEmail"> & {
   actor: { email: string; role: string } | null;
   operationId: string | null;
   idTransactionMerchant: string | null;
