@@ -1,8 +1,10 @@
 // npm run dev — the whole product on one machine: PostgreSQL (DATABASE_URL or embedded in .data/postgres),
-// migrations, the platform sandbox (unless PLATFORM_BASE_URL is set), demo users, and `next dev`.
+// migrations, the platform sandbox (unless PLATFORM_BASE_URL is set), demo users, and the web server
+// (scripts/server.ts: Next.js in development mode with the webhook receiver ahead of it).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { openDatabase, projectRoot, StartupError } from "./lib/database";
+import { serverCommand } from "./lib/server-command";
 import { loadDotEnv } from "./lib/dotenv";
 import { seedDemoUsers } from "./lib/demo-users";
 import { migrate } from "./lib/migrations";
@@ -51,15 +53,11 @@ async function main(): Promise<void> {
   stops.push(worker.stop);
   log("background jobs running in-process (webhooks, reconciliation, balance snapshots, stuck checks)");
 
-  const next = spawn(
-    process.execPath,
-    [path.join(projectRoot, "node_modules/next/dist/bin/next"), "dev", "-p", port],
-    {
-      stdio: "inherit",
-      env: process.env,
-      cwd: projectRoot,
-    },
-  );
+  const next = spawn(process.execPath, [...serverCommand, "--dev", "-p", port], {
+    stdio: "inherit",
+    env: process.env,
+    cwd: projectRoot,
+  });
   log(`console on http://localhost:${port}`);
   const stopAll = async (code: number) => {
     next.kill("SIGTERM");

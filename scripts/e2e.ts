@@ -1,4 +1,4 @@
-// npm run test:e2e — builds the app, serves it with `next start` on a local database and sandbox,
+// npm run test:e2e — builds the app, serves it with `npm start` (scripts/server.ts) on a local database and sandbox,
 // and runs the Playwright tests in the system Chromium.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase, projectRoot } from "./lib/database";
+import { serverCommand } from "./lib/server-command";
 import { seedDemoUsers } from "./lib/demo-users";
 import { cliActor } from "../lib/audit/log";
 import { createUser } from "../lib/users/service";
@@ -52,7 +53,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<v
 async function waitForServer(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}`);
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
     try {
       const response = await fetch(url, { redirect: "manual" });
       if (response.status < 500) return;
@@ -61,7 +62,7 @@ async function waitForServer(url: string, server: ChildProcess, timeoutMs = 60_0
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`next start did not answer on ${url} within ${timeoutMs / 1000} s`);
+  throw new Error(`the server did not answer on ${url} within ${timeoutMs / 1000} s`);
 }
 
 async function main(): Promise<void> {
@@ -106,9 +107,9 @@ async function main(): Promise<void> {
   log("building the production app (next build)");
   await run(process.execPath, [next, "build"], { ...env, NODE_ENV: "production" });
 
-  const server = spawn(process.execPath, [next, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const server = spawn(process.execPath, [...serverCommand, "-p", String(port), "-H", "127.0.0.1"], {
     stdio: "inherit",
-    env: { ...env, NODE_ENV: "production" },
+    env,
     cwd: projectRoot,
   });
   cleanups.push(async () => {

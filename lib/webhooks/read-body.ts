@@ -1,19 +1,16 @@
 /** Reads a request body as text, counting every byte but keeping at most `keepBytes` of it. */
 export async function readBodyLimited(
-  request: Request,
+  body: AsyncIterable<Uint8Array> | null,
   keepBytes: number,
 ): Promise<{ text: string; bytes: number }> {
-  if (!request.body) return { text: "", bytes: 0 };
-  const reader = request.body.getReader();
+  if (!body) return { text: "", bytes: 0 };
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   let kept = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
+  for await (const chunk of body) {
+    bytes += chunk.byteLength;
     if (kept < keepBytes) {
-      const part = value.subarray(0, keepBytes - kept);
+      const part = chunk.subarray(0, keepBytes - kept);
       chunks.push(part);
       kept += part.byteLength;
     }

@@ -1,12 +1,16 @@
 import { BlockList, isIP } from "node:net";
 
 /**
- * The client address as seen by the nearest proxy: the right-most X-Forwarded-For entry. Next.js sets
- * that header from the socket when no proxy did; behind a proxy, the proxy must set it.
+ * The client address as seen by the nearest proxy: the right-most X-Forwarded-For entry, else the
+ * socket's peer. Next.js sets that header from the socket when no proxy did; behind a proxy, the proxy
+ * must set it.
  */
-export function sourceIpFrom(headers: Headers): string | null {
+export function sourceIpFrom(
+  headers: { get(name: string): string | null },
+  socketAddress?: string,
+): string | null {
   const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").at(-1)?.trim();
+  const last = forwarded?.split(",").at(-1)?.trim() || socketAddress;
   if (!last) return null;
   return last.startsWith("::ffff:") && isIP(last.slice(7)) === 4 ? last.slice(7) : last;
 }

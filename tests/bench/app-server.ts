@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../scripts/lib/database";
 import { freePort } from "../../scripts/lib/embedded-postgres";
+import { serverCommand } from "../../scripts/lib/server-command";
 
 const nextBin = path.join(projectRoot, "node_modules/next/dist/bin/next");
 
@@ -31,23 +32,23 @@ export async function startApp(env: NodeJS.ProcessEnv): Promise<AppServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     process.execPath,
-    [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...serverCommand, "-p", String(port), "-H", "127.0.0.1"],
     {
       stdio: "ignore",
-      env: { ...env, NODE_ENV: "production" },
+      env,
       cwd: projectRoot,
     },
   );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/login`)).status < 500) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error("next start did not answer within 60 s");
+    if (Date.now() > deadline) throw new Error("the server did not answer within 60 s");
     await new Promise((r) => setTimeout(r, 250));
   }
   return {

@@ -110,7 +110,7 @@ async function benchIngest(env: NodeJS.ProcessEnv, databaseUrl: string): Promise
   const ratio = paydesk.rps / baseline.rps;
   return [
     {
-      name: "ingest: Paydesk webhook receiver (next start), events/s",
+      name: "ingest: Paydesk webhook receiver (npm start), events/s",
       value: round(paydesk.rps),
       unit: "events/s",
       goal: ">= 1000",

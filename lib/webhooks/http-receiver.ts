@@ -1,0 +1,74 @@
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { getLog } from "@/lib/log";
+import { readBodyLimited } from "@/lib/webhooks/read-body";
+import { receiveWebhook, STORED_BODY_LIMIT } from "@/lib/webhooks/receive";
+import { sourceIpFrom } from "@/lib/webhooks/source-ip";
+
+// `/api/webhooks/platform`, optionally followed by one secret segment (see Settings); the query is ignored.
+const WEBHOOK_PATH = /^\/api\/webhooks\/platform(?:\/([^/?#]{1,200}))?\/?(?:\?.*)?$/;
+
+/** The secret path segment (or "" for none) when the URL is the webhook endpoint; null otherwise. */
+function webhookPathSegment(url: string | undefined): string | null {
+  const match = url ? WEBHOOK_PATH.exec(url) : null;
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1] ?? "");
+  } catch {
+    return null;
+  }
+}
+
+/** Answers the request when it is for the webhook endpoint (true); leaves it alone otherwise (false). */
+export function handleIfWebhook(request: IncomingMessage, response: ServerResponse): boolean {
+  const secret = webhookPathSegment(request.url);
+  if (secret === null) return false;
+  void handleWebhookRequest(request, response, secret);
+  return true;
+}
+
+function headerLookup(request: IncomingMessage) {
+  return {
+    get(name: string): string | null {
+      const value = request.headers[name];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+function reply(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
+  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+}
+
+/**
+ * The platform's webhook, answered by plain node:http ahead of Next.js: stored raw first, answered at
+ * once; processing happens in a background job. The platform signs nothing, so the checks are the
+ * source IP allowlist, the optional bearer token and the optional secret path segment.
+ */
+async function handleWebhookRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathSecret: string,
+): Promise<void> {
+  if (request.method !== "POST") return reply(response, 405, { error: "use POST" }, { allow: "POST" });
+  try {
+    const body = await readBodyLimited(request, STORED_BODY_LIMIT);
+    const headers = headerLookup(request);
+    const result = await receiveWebhook({
+      body: body.text,
+      bodyBytes: body.bytes,
+      headers,
+      sourceIp: sourceIpFrom(headers, request.socket.remoteAddress),
+      pathSecret: pathSecret || null,
+    });
+    reply(response, result.httpStatus, {
+      received: result.httpStatus === 200,
+      id: result.deliveryId.toString(),
+    });
+  } catch (error) {
+    // Not stored, so not acknowledged: the platform delivers it again.
+    getLog().error({ err: error }, "webhook could not be stored");
+    if (!response.headersSent) reply(response, 503, { error: "webhook not stored; deliver it again" });
+  }
+}
