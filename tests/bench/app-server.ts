@@ -25,7 +25,7 @@ export async function buildApp(env: NodeJS.ProcessEnv): Promise<void> {
   built = existsSync(path.join(projectRoot, ".next/BUILD_ID"));
 }
 
-export type AppServer = { url: string; stop: () => Promise<void> };
+export type AppServer = { url: string; pid: number; stop: () => Promise<void> };
 
 export async function startApp(env: NodeJS.ProcessEnv): Promise<AppServer> {
   await buildApp(env);
@@ -53,6 +53,7 @@ export async function startApp(env: NodeJS.ProcessEnv): Promise<AppServer> {
   }
   return {
     url,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         child.once("exit", () => resolve());

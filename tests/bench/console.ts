@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getDb } from "@/lib/db";
 import { encodeCursor } from "@/lib/operations/cursor";
@@ -21,7 +22,13 @@ import type { BenchFigure } from "./sandbox";
  * measured in this process against `ctx.databaseUrl`, which the runner also puts in DATABASE_URL.
  */
 
-export type ConsoleBenchContext = { databaseUrl: string; baseUrl?: string; cookie?: string };
+export type ConsoleBenchContext = {
+  databaseUrl: string;
+  baseUrl?: string;
+  cookie?: string;
+  /** The production server's process, whose memory is read while it serves the export. */
+  serverPid?: number;
+};
 
 const OPERATIONS = 1_000_000;
 const WARMUPS = 5;
@@ -256,36 +263,69 @@ function runExportChild(databaseUrl: string, nodeFlags: string[] = []): Promise<
   });
 }
 
+/** Peak memory varies from run to run with V8's and malloc's timing: the worst of a few runs counts. */
+const EXPORT_RUNS = 3;
+
 async function benchExport(databaseUrl: string): Promise<BenchFigure[]> {
-  const result = await runExportChild(databaseUrl);
-  // The same export with V8's old space capped: what the export itself needs, as opposed to the garbage
-  // an uncapped V8 lets pile up before collecting it.
-  const capped = await runExportChild(databaseUrl, ["--max-old-space-size=64"]);
+  const runs: ExportChildResult[] = [];
+  for (let i = 0; i < EXPORT_RUNS; i++) runs.push(await runExportChild(databaseUrl));
+  const worst = runs.reduce((a, b) => (b.maxRssMb > a.maxRssMb ? b : a));
+  const peaks = runs.map((r) => round(r.maxRssMb)).join(", ");
   return [
     {
       name: "console: CSV export rows",
-      value: result.rows,
+      value: worst.rows,
       unit: "rows",
       goal: `= ${OPERATIONS.toLocaleString("en")}`,
-      ok: result.rows === OPERATIONS,
+      ok: runs.every((r) => r.rows === OPERATIONS),
     },
-    { name: "console: CSV export time (1M rows)", value: round(result.seconds), unit: "s" },
+    { name: "console: CSV export time (1M rows)", value: round(worst.seconds), unit: "s" },
     {
       name: "console: CSV export child RSS before exporting (runtime + Prisma client, connected)",
-      value: round(result.baselineRssMb),
+      value: round(worst.baselineRssMb),
       unit: "MB",
     },
-    { name: "console: CSV export size", value: round(result.bytes / 1_000_000), unit: "MB" },
+    { name: "console: CSV export size", value: round(worst.bytes / 1_000_000), unit: "MB" },
     {
-      name: "console: CSV export peak RSS (1M rows, separate process)",
-      value: round(result.maxRssMb),
+      name: `console: CSV export peak RSS (1M rows, separate process, worst of ${EXPORT_RUNS}: ${peaks})`,
+      value: round(worst.maxRssMb),
       unit: "MB",
       goal: "< 256 MB",
-      ok: result.maxRssMb < 256,
+      ok: worst.maxRssMb < 256,
     },
+  ];
+}
+
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+}
+
+/** The export as users get it: over HTTP from the production server, whose memory is read around it. */
+async function benchServerExport(baseUrl: string, cookie: string, pid: number): Promise<BenchFigure[]> {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5"); // resets the process's peak RSS (VmHWM)
+  const before = memoryOf(pid);
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/exports/operations`, { headers: { cookie } });
+  if (!response.ok || !response.body) throw new Error(`export answered HTTP ${response.status}`);
+  const reader = response.body.getReader();
+  let lines = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    for (let at = read.value.indexOf(10); at !== -1; at = read.value.indexOf(10, at + 1)) lines++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const after = memoryOf(pid);
+  return [
     {
-      name: `console: CSV export peak RSS with --max-old-space-size=64 (${capped.rows.toLocaleString("en")} rows, ${round(capped.seconds)} s)`,
-      value: round(capped.maxRssMb),
+      name: `console: CSV export over HTTP from the production server (${(lines - 1).toLocaleString("en")} rows)`,
+      value: round(seconds),
+      unit: "s",
+    },
+    { name: "console: production server RSS before the export", value: round(before.rssMb), unit: "MB" },
+    {
+      name: "console: production server peak RSS during the export (increase over before)",
+      value: round(after.peakMb - before.rssMb),
       unit: "MB",
     },
   ];
@@ -343,7 +383,10 @@ export async function benchConsole(ctx: ConsoleBenchContext): Promise<BenchFigur
     await getDb().$disconnect();
   }
   figures.push(...(await benchExport(ctx.databaseUrl)));
-  if (ctx.baseUrl && ctx.cookie) figures.push(...(await benchFirstLoad(ctx.baseUrl, ctx.cookie)));
+  if (ctx.baseUrl && ctx.cookie) {
+    if (ctx.serverPid) figures.push(...(await benchServerExport(ctx.baseUrl, ctx.cookie, ctx.serverPid)));
+    figures.push(...(await benchFirstLoad(ctx.baseUrl, ctx.cookie)));
+  }
   figures.push({
     name: "console: section run time",
     value: round((performance.now() - started) / 1000),

@@ -64,7 +64,9 @@ async function main() {
         const app = await startApp(env);
         try {
           const cookie = await signIn(app.url, "finance@paydesk.local", "paydesk-finance-demo");
-          figures.push(...(await benchConsole({ databaseUrl: url, baseUrl: app.url, cookie })));
+          figures.push(
+            ...(await benchConsole({ databaseUrl: url, baseUrl: app.url, cookie, serverPid: app.pid })),
+          );
         } finally {
           await app.stop();
         }

@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { csvStream, exportHeader, exportOperationsCsv } from "@/lib/operations/export";
+import { csvCell, csvLine } from "@/lib/operations/csv";
+import { csvStream, databaseKnowsZone, exportHeader, exportOperationsCsv } from "@/lib/operations/export";
 import { parseOperationFilter } from "@/lib/operations/filter";
-import { insertOperations } from "../../support/mirror";
+import { maskNumber } from "@/lib/operations/mask";
+import { Decimal } from "@/lib/money/decimal";
+import { formatInZoneIso } from "@/lib/time/zone";
+import { insertOperations, mirrorRow } from "../../support/mirror";
 
 // This file owns the year 2005 of the mirror.
 const big = randomUUID();
@@ -104,9 +108,13 @@ describe("CSV export", () => {
     let chunks = 0;
     const ids = new Set<string>();
     let rows = 0;
+    const decoder = new TextDecoder();
     for await (const chunk of exportOperationsCsv(r.filter, null)) {
       chunks++;
-      for (const line of chunk
+      // Every chunk ends at the end of a line.
+      expect(chunk.at(-1)).toBe(10);
+      for (const line of decoder
+        .decode(chunk)
         .split("\r\n")
         .filter(Boolean)
         .slice(chunks === 1 ? 1 : 0)) {
@@ -117,5 +125,108 @@ describe("CSV export", () => {
     expect(rows).toBe(2500);
     expect(ids.size).toBe(2500);
     expect(chunks).toBeGreaterThan(2);
+  });
+});
+
+// The lines are written by PostgreSQL; the TypeScript rules (csvCell, formatInZoneIso, maskNumber) are
+// the reference they must match, cell for cell, across zones, DST changes and awkward text.
+describe("CSV export lines match the reference rules", () => {
+  const awkward = [
+    "plain",
+    "with,comma",
+    'with "quotes"',
+    "line\nbreak",
+    "carriage\rreturn",
+    "=SUM(A1)",
+    "+1",
+    "-1",
+    "@cmd",
+    "\tTabbed",
+    "back\\slash",
+    "кириллица",
+    "",
+  ];
+  const numbers = [null, "", "1", "1234", "12345", "+79990001122", "40817810099910004312", "12,34"];
+  // Around the end of summer time on 2005-10-30 in Europe and North America, and in zones with odd offsets.
+  const instants = [
+    "2005-09-15T12:00:00.000Z",
+    "2005-10-29T22:59:59.999Z",
+    "2005-10-29T23:00:00.000Z",
+    "2005-10-30T00:30:00.001Z",
+    "2005-10-30T01:00:00.000Z",
+    "2005-10-30T05:59:59.500Z",
+    "2005-10-30T06:00:00.000Z",
+    "2005-12-20T23:45:00.250Z",
+  ].map((iso) => new Date(iso));
+  const zones = [
+    "UTC",
+    "Europe/Moscow",
+    "Europe/London",
+    "America/New_York",
+    "America/St_Johns",
+    "Asia/Kathmandu",
+    "Australia/Lord_Howe",
+    "Pacific/Chatham",
+  ];
+  const rows = instants.flatMap((dateAdded, i) =>
+    awkward.map((text, j) => ({
+      id: randomUUID(),
+      dateAdded: new Date(dateAdded.getTime() + j),
+      dateUpdated: j % 3 === 0 ? null : new Date(dateAdded.getTime() + 3_600_000 * (j + 1)),
+      idTransactionMerchant: `${text}${i}-${j}`,
+      detailsBankName: j % 4 === 0 ? null : text,
+      paymentMethod: j % 5 === 0 ? null : text || "toCard",
+      detailsNumber: numbers[(i + j) % numbers.length]!,
+      currency: j % 2 ? "RUB" : "=RUB",
+      amount: `${i}.${j}`,
+      amountInCurrencyBalance: j % 6 === 0 ? null : `0.${j}`,
+    })),
+  );
+
+  beforeAll(async () => {
+    await insertOperations(rows);
+  });
+
+  // Amounts as the database keeps them (numeric, trailing zeros dropped).
+  const decimal = (value: string | null) => (value === null ? null : new Decimal(value).toFixed());
+
+  function reference(row: (typeof rows)[number], tz: string, balanceCurrency: string): string {
+    const stored = mirrorRow(row);
+    return csvLine([
+      csvCell(stored.id),
+      csvCell(stored.idTransactionMerchant, { text: true }),
+      csvCell(stored.typeOperation),
+      csvCell(stored.status),
+      csvCell(formatInZoneIso(stored.dateAdded, tz)),
+      csvCell(stored.dateAdded.toISOString()),
+      csvCell(stored.dateUpdated ? formatInZoneIso(stored.dateUpdated, tz) : null),
+      csvCell(stored.dateUpdated?.toISOString() ?? null),
+      csvCell(stored.paymentMethod, { text: true }),
+      csvCell(stored.detailsBankName, { text: true }),
+      csvCell(stored.detailsNumber === null ? null : maskNumber(stored.detailsNumber)),
+      csvCell(stored.currency, { text: true }),
+      csvCell(decimal(stored.amountInitial)),
+      csvCell(decimal(stored.amount)),
+      csvCell(decimal(stored.amountComission)),
+      csvCell(stored.amountInCurrencyBalance === null ? null : balanceCurrency),
+      csvCell(decimal(stored.amountInCurrencyBalance)),
+      csvCell(decimal(stored.amountComissionInCurrencyBalance)),
+      csvCell(decimal(stored.exchangeRate)),
+    ]);
+  }
+
+  it.each(zones)("in %s", async (tz) => {
+    const r = parseOperationFilter(new URLSearchParams(`from=2005-09-10&to=2005-12-25&tz=${tz}`));
+    if (!r.ok) throw new Error(JSON.stringify(r.fieldErrors));
+    const text = await new Response(csvStream(exportOperationsCsv(r.filter, "=USD"))).text();
+    const expected = [...rows]
+      .sort((a, b) => b.dateAdded.getTime() - a.dateAdded.getTime() || (a.id < b.id ? 1 : -1))
+      .map((row) => reference(row, tz, "=USD"));
+    expect(text).toBe(csvLine([...exportHeader]) + expected.join(""));
+  });
+
+  it("knows which zones the database can write dates in", async () => {
+    expect(await databaseKnowsZone("Europe/Moscow")).toBe(true);
+    expect(await databaseKnowsZone("Mars/Olympus_Mons")).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { audit } from "@/lib/audit/log";
 import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
-import { csvStream, exportOperationsCsv } from "@/lib/operations/export";
+import { csvStream, databaseKnowsZone, exportOperationsCsv } from "@/lib/operations/export";
 import { filterParams, parseOperationFilter } from "@/lib/operations/filter";
 
 /** CSV of every operation matching the filter (same query parameters as the list), streamed. */
@@ -27,6 +27,17 @@ export const GET = withPermission("operations.export", async (request, user) => 
     );
   }
   const filter = parsed.filter;
+  if (!(await databaseKnowsZone(filter.tz))) {
+    return Response.json(
+      {
+        ok: false,
+        code: "invalid",
+        message: `The database cannot write dates in the time zone "${filter.tz}"; choose another zone.`,
+        fieldErrors: { tz: ["Not known to the database."] },
+      },
+      { status: 400 },
+    );
+  }
   await getDb().$transaction((tx) =>
     audit(
       tx,
