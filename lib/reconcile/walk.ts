@@ -18,9 +18,15 @@ export async function* walkOperations(
   options: { take: number; stop?: (page: WalkedPage) => boolean },
 ): AsyncGenerator<WalkedPage> {
   const seen = new Set<string>();
+  const read = (skip: number) => {
+    const page = platform.listOperations({ skip, take: options.take });
+    page.catch(() => {}); // a page read ahead and then not needed must not fail the process
+    return page;
+  };
   let skip = 0;
+  let next = read(skip);
   for (;;) {
-    const page = await platform.listOperations({ skip, take: options.take });
+    const page = await next;
     const fresh = page.operations.filter((op) => !seen.has(op.id));
     for (const op of fresh) seen.add(op.id);
     const walked = {
@@ -29,9 +35,11 @@ export async function* walkOperations(
       totalNumberRecords: page.totalNumberRecords,
       traceID: page.traceID,
     };
-    yield walked;
     skip += page.operations.length;
-    if (page.operations.length === 0 || skip >= page.totalNumberRecords) return;
-    if (options.stop?.(walked)) return;
+    const end = page.operations.length === 0 || skip >= page.totalNumberRecords;
+    // The next page is read while the caller stores this one: the platform and the database work at once.
+    if (!end) next = read(skip);
+    yield walked;
+    if (end || options.stop?.(walked)) return;
   }
 }

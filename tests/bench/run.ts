@@ -31,8 +31,10 @@ async function database(baseUrl: string, name: string): Promise<string> {
 
 /** Points this process (lib/db, lib/env) and the app servers it starts at one database. */
 function pointAtDatabase(url: string): NodeJS.ProcessEnv {
-  const holder = globalThis as unknown as { paydeskDb?: unknown };
+  const holder = globalThis as unknown as { paydeskDb?: unknown; paydeskPool?: pg.Pool };
+  void holder.paydeskPool?.end();
   holder.paydeskDb = undefined;
+  holder.paydeskPool = undefined;
   Object.assign(process.env, { DATABASE_URL: url });
   return { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
 }
