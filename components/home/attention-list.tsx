@@ -37,8 +37,7 @@ export function attentionItems(
       label: "Stuck operations",
       value: String(a.stuckOperations),
       alert: a.stuckOperations > 0,
-      // the list has no stuck filter yet: the non-final statuses, where stuck operations are
-      href: "/operations?status=created,booking,pending_retry,in_progress",
+      href: "/operations?stuck=1",
     });
   if (may.webhooks) {
     items.push({

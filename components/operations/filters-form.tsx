@@ -103,6 +103,11 @@ export function FiltersForm({
           </p>
         )}
       </fieldset>
+      <label className="flex items-center gap-1 text-sm">
+        <input type="checkbox" name="stuck" value="1" defaultChecked={values.stuck === "1"} />
+        Only stuck operations (no final status for too long)
+      </label>
+      {errors.stuck && <p className="text-sm text-red-600 dark:text-red-400">{errors.stuck.join(" ")}</p>}
       {values.cols && <input type="hidden" name="cols" value={values.cols} />}
       {values.size && <input type="hidden" name="size" value={values.size} />}
       <div className="flex gap-2">

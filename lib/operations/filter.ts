@@ -61,6 +61,10 @@ export const operationFilterSchema = z
     amountMin: amount.optional(),
     amountMax: amount.optional(),
     q: z.string().trim().min(1).max(200, "Search text is at most 200 characters.").optional(),
+    stuck: z
+      .literal("1", { error: 'stuck is "1" (only operations flagged as stuck) or left out.' })
+      .optional()
+      .transform((v) => v === "1"),
     cols: z
       .array(z.enum(columnKeys, { error: `Columns must be among ${columnKeys.join(", ")}.` }))
       .min(1, "Choose at least one column.")
@@ -194,6 +198,7 @@ export function filterParams(filter: OperationFilter): URLSearchParams {
   if (filter.amountMin) p.set("amountMin", filter.amountMin);
   if (filter.amountMax) p.set("amountMax", filter.amountMax);
   if (filter.q) p.set("q", filter.q);
+  if (filter.stuck) p.set("stuck", "1");
   return p;
 }
 

@@ -52,17 +52,22 @@ export async function searchCondition(q: string): Promise<Prisma.Sql> {
     }
   }
 
-  const parts: Prisma.Sql[] = [Prisma.sql`o."idTransactionMerchant" IN (${Prisma.join([...merchantIds])})`];
+  // One indexed lookup per way of matching, united: an OR across them would make PostgreSQL walk the
+  // whole list instead (seconds on a million operations, against milliseconds this way).
+  const matches: Prisma.Sql[] = [
+    Prisma.sql`SELECT id FROM "Operation" WHERE "idTransactionMerchant" IN (${Prisma.join([...merchantIds])})`,
+  ];
   if (ids.size) {
-    parts.push(Prisma.sql`o.id IN (${Prisma.join([...ids].map((id) => Prisma.sql`${id}::uuid`))})`);
+    matches.push(
+      Prisma.sql`SELECT id FROM "Operation" WHERE id IN (${Prisma.join([...ids].map((id) => Prisma.sql`${id}::uuid`))})`,
+    );
   }
   if (LAST_DIGITS.test(text)) {
     const suffix = `%${text}`;
-    parts.push(Prisma.sql`o."detailsNumber" LIKE ${suffix}`);
-    parts.push(
-      Prisma.sql`o.id IN (SELECT p."operationId" FROM "PayoutRequest" p
-        WHERE p."recipientNumber" LIKE ${suffix} AND p."operationId" IS NOT NULL)`,
+    matches.push(Prisma.sql`SELECT id FROM "Operation" WHERE "detailsNumber" LIKE ${suffix}`);
+    matches.push(
+      Prisma.sql`SELECT "operationId" FROM "PayoutRequest" WHERE "recipientNumber" LIKE ${suffix} AND "operationId" IS NOT NULL`,
     );
   }
-  return Prisma.sql`(${Prisma.join(parts, " OR ")})`;
+  return Prisma.sql`o.id IN (${Prisma.join(matches, " UNION ALL ")})`;
 }

@@ -26,6 +26,10 @@ export async function filterConditions(
   if (filter.dateTo) c.push(Prisma.sql`o."dateAdded" < ${filter.dateTo.toISOString()}::timestamptz`);
   if (filter.amountMin) c.push(Prisma.sql`o.amount >= ${filter.amountMin}::numeric`);
   if (filter.amountMax) c.push(Prisma.sql`o.amount <= ${filter.amountMax}::numeric`);
+  if (filter.stuck) {
+    // Flagged by lib/operations/stuck.ts; a final status clears the flag, the status check makes sure.
+    c.push(Prisma.sql`o."stuckFlaggedAt" IS NOT NULL AND o.status NOT IN ('success', 'failed')`);
+  }
   if (filter.q) c.push(await searchCondition(filter.q));
   return c;
 }

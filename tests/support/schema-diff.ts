@@ -20,7 +20,8 @@ type Index = {
   type: "id" | "unique" | "normal" | "fulltext";
   dbName?: string | null;
   name?: string | null;
-  fields: { name: string; sortOrder?: "asc" | "desc" }[];
+  algorithm?: string;
+  fields: { name: string; sortOrder?: "asc" | "desc"; operatorClass?: string }[];
 };
 type Dmmf = {
   datamodel: {
@@ -109,8 +110,12 @@ export function expectedShape(schemaText: string): SchemaShape {
     const name =
       idx.dbName ?? (idx.type === "id" ? `${table(m)}_pkey` : `${table(m)}_${cols.join("_")}_${suffix}`);
     const kind = idx.type === "id" ? "PRIMARY KEY" : idx.type === "unique" ? "UNIQUE" : "INDEX";
-    const colList = idx.fields.map((f) => `${column(m, f.name)}${f.sortOrder === "desc" ? " DESC" : ""}`);
-    shape.indexes.add(`${table(m)} ${kind} ${name} (${colList.join(", ")})`);
+    const colList = idx.fields.map(
+      (f) =>
+        `${column(m, f.name)}${f.operatorClass ? ` ${f.operatorClass}` : ""}${f.sortOrder === "desc" ? " DESC" : ""}`,
+    );
+    const method = idx.algorithm?.toLowerCase() ?? "btree";
+    shape.indexes.add(`${table(m)} ${kind} ${name} ${method} (${colList.join(", ")})`);
   }
   return shape;
 }
@@ -149,19 +154,24 @@ export async function readDatabaseShape(client: pg.Client | pg.PoolClient): Prom
     primary: boolean;
     unique: boolean;
     cols: string;
+    method: string;
   }>(`
     SELECT tbl.relname AS t, idx.relname AS name, ix.indisprimary AS primary, ix.indisunique AS unique,
-           (SELECT string_agg(a.attname || CASE WHEN (ix.indoption[k.i - 1] & 1) = 1 THEN ' DESC' ELSE '' END, ', ' ORDER BY k.i)
+           am.amname AS method,
+           (SELECT string_agg(a.attname || CASE WHEN opc.opcdefault THEN '' ELSE ' ' || opc.opcname END
+                     || CASE WHEN (ix.indoption[k.i - 1] & 1) = 1 THEN ' DESC' ELSE '' END, ', ' ORDER BY k.i)
               FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, i)
-              JOIN pg_attribute a ON a.attrelid = tbl.oid AND a.attnum = k.attnum) AS cols
+              JOIN pg_attribute a ON a.attrelid = tbl.oid AND a.attnum = k.attnum
+              JOIN pg_opclass opc ON opc.oid = ix.indclass[k.i - 1]) AS cols
     FROM pg_index ix
     JOIN pg_class idx ON idx.oid = ix.indexrelid
+    JOIN pg_am am ON am.oid = idx.relam
     JOIN pg_class tbl ON tbl.oid = ix.indrelid
     JOIN pg_namespace ns ON ns.oid = tbl.relnamespace
     WHERE ns.nspname = 'public' AND tbl.relname <> '_prisma_migrations'`);
   for (const r of indexes.rows) {
     const kind = r.primary ? "PRIMARY KEY" : r.unique ? "UNIQUE" : "INDEX";
-    shape.indexes.add(`${r.t} ${kind} ${r.name} (${r.cols})`);
+    shape.indexes.add(`${r.t} ${kind} ${r.name} ${r.method} (${r.cols})`);
   }
   const fks = await client.query<{ t: string; cols: string; ref: string; refcols: string }>(`
     SELECT src.relname AS t, dst.relname AS ref,

@@ -23,6 +23,19 @@ describe("prisma/migrations and schema.prisma", () => {
     ]);
   });
 
+  it("reports an index whose method or operator class differs", async () => {
+    const schema = await readFile(schemaPath, "utf8");
+    const changed = schema.replace(
+      '@@index([detailsNumber(ops: raw("gin_trgm_ops"))], type: Gin, map: "Operation_detailsNumber_trgm_idx")',
+      '@@index([detailsNumber], map: "Operation_detailsNumber_trgm_idx")',
+    );
+    const actual = await withClient(inject("databaseUrl"), readDatabaseShape);
+    expect(diffShapes(expectedShape(changed), actual)).toEqual([
+      "+ not in schema.prisma (indexes): Operation INDEX Operation_detailsNumber_trgm_idx gin (detailsNumber gin_trgm_ops)",
+      "- missing in database (indexes): Operation INDEX Operation_detailsNumber_trgm_idx btree (detailsNumber)",
+    ]);
+  });
+
   it("reports a changed type, nullability and a dropped index", async () => {
     const schema = await readFile(schemaPath, "utf8");
     const changed = schema
@@ -34,7 +47,7 @@ describe("prisma/migrations and schema.prisma", () => {
         "  lastSignInAt   DateTime? @db.Timestamptz(3)",
         "  lastSignInAt   DateTime @db.Timestamptz(3)",
       )
-      .replace("  @@index([idTransactionMerchant])\n}", "}");
+      .replace("  @@index([idTransactionMerchant])\n", "");
     const diff = diffShapes(
       expectedShape(changed),
       await withClient(inject("databaseUrl"), readDatabaseShape),
@@ -44,7 +57,7 @@ describe("prisma/migrations and schema.prisma", () => {
         "- missing in database (columns): Operation.amountInitial numeric(20,2) NOT NULL",
         "+ not in schema.prisma (columns): Operation.amountInitial numeric(24,4) NOT NULL",
         "- missing in database (columns): User.lastSignInAt timestamptz(3) NOT NULL",
-        "+ not in schema.prisma (indexes): Operation INDEX Operation_idTransactionMerchant_idx (idTransactionMerchant)",
+        "+ not in schema.prisma (indexes): Operation INDEX Operation_idTransactionMerchant_idx btree (idTransactionMerchant)",
       ]),
     );
   });

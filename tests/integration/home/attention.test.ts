@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { getAttention } from "@/lib/home/attention";
+import { filterParams, parseOperationFilter } from "@/lib/operations/filter";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
 
@@ -127,6 +128,10 @@ describe("getAttention", () => {
       now,
     );
     expect(all.find((i) => i.key === "approvals")).toMatchObject({ value: "2", alert: true });
+    // The stuck count links to the list filtered to exactly those operations.
+    const stuckLink = new URL(all.find((i) => i.key === "stuck")!.href, "http://paydesk.local");
+    const linked = parseOperationFilter(stuckLink.searchParams);
+    expect(linked.ok && filterParams(linked.filter).toString()).toBe("stuck=1");
     expect(all.find((i) => i.key === "reconciliation")).toMatchObject({
       value: "45 min 00 s ago",
       alert: false,

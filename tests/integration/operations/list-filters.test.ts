@@ -112,6 +112,15 @@ describe("operations list filters", () => {
     expect(await ids("currency=kzt")).toEqual([op.kzt]);
   });
 
+  it("shows only operations flagged as stuck, and never one that reached a final status", async () => {
+    await getDb().operation.updateMany({
+      where: { id: { in: [op.payOut, op.kzt, op.payInSuccess] } },
+      data: { stuckFlaggedAt: at("2003-07-01T00:00:00Z") },
+    });
+    expect(new Set(await ids("stuck=1"))).toEqual(new Set([op.payOut, op.kzt]));
+    expect(await ids("stuck=1&type=payOut")).toEqual([op.payOut]);
+  });
+
   it("compares amounts exactly at 0.0001 boundaries", async () => {
     expect(await ids("amountMax=0.0001")).toEqual([op.tiny]);
     expect(await ids("amountMin=0.0002&amountMax=0.0002")).toEqual([op.justAbove]);

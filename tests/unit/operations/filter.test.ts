@@ -8,7 +8,13 @@ const parse = (query: string) => parseOperationFilter(new URLSearchParams(query)
 describe("operations filter from the URL", () => {
   it("has defaults for an empty query", () => {
     const r = parse("");
-    expect(r.ok && r.filter).toMatchObject({ statuses: [], tz: "UTC", size: 50, cols: defaultColumns });
+    expect(r.ok && r.filter).toMatchObject({
+      statuses: [],
+      tz: "UTC",
+      size: 50,
+      cols: defaultColumns,
+      stuck: false,
+    });
   });
 
   it("reads every filter", () => {
@@ -18,7 +24,7 @@ describe("operations filter from the URL", () => {
     });
     const r = parse(
       `type=payOut&status=success,failed&status=success&method=toCard&currency=rub&from=2026-11-01&to=2026-11-30` +
-        `&tz=Europe/Moscow&amountMin=0.0001&amountMax=100.5&q=%20abc%20&cols=amount,status&size=20&after=${cursor}`,
+        `&tz=Europe/Moscow&amountMin=0.0001&amountMax=100.5&q=%20abc%20&stuck=1&cols=amount,status&size=20&after=${cursor}`,
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -31,6 +37,7 @@ describe("operations filter from the URL", () => {
       amountMin: "0.0001",
       amountMax: "100.5",
       q: "abc",
+      stuck: true,
       cols: ["amount", "status"],
       size: 20,
     });
@@ -64,6 +71,8 @@ describe("operations filter from the URL", () => {
     ["after=not-a-cursor", "after"],
     ["type=payIn&type=payOut", "type"],
     ["colour=red", "colour"],
+    ["stuck=yes", "stuck"],
+    ["stuck=0", "stuck"],
     [`after=${"a".repeat(10)}&before=${"b".repeat(10)}`, "after"],
   ])("%s is refused with an error on %s", (query, field) => {
     const r = parse(query);
@@ -74,7 +83,7 @@ describe("operations filter from the URL", () => {
   });
 
   it("serialises a view without paging and round-trips it", () => {
-    const r = parse("status=failed&tz=Asia/Tokyo&cols=amount&size=25&q=42");
+    const r = parse("status=failed&tz=Asia/Tokyo&cols=amount&size=25&q=42&stuck=1");
     if (!r.ok) throw new Error("expected ok");
     const again = parseOperationFilter(viewParams(r.filter));
     expect(again.ok && again.filter).toMatchObject({
@@ -83,6 +92,7 @@ describe("operations filter from the URL", () => {
       cols: ["amount"],
       size: 25,
       q: "42",
+      stuck: true,
     });
   });
 });
