@@ -57,8 +57,10 @@ export class BinaryCopyReader {
   private ended = false;
 
   push(chunk: Buffer): Buffer {
-    const data = this.pending.byteLength ? Buffer.concat([this.pending, chunk]) : chunk;
-    const fields: Buffer[] = [];
+    // One buffer of our own per chunk, compacted in place: the rows' bytes are moved over the row
+    // headers and a view of the start is returned, so a chunk costs one allocation.
+    const data = Buffer.concat([this.pending, chunk]);
+    let written = 0;
     let at = this.headerRead ? 0 : this.readHeader(data);
     while (this.headerRead && !this.ended && data.byteLength - at >= 2) {
       const count = data.readInt16BE(at);
@@ -72,12 +74,12 @@ export class BinaryCopyReader {
       } else {
         const length = Math.max(data.readInt32BE(at + 2), 0); // -1: NULL, no bytes
         if (data.byteLength - at < 6 + length) break;
-        fields.push(data.subarray(at + 6, at + 6 + length));
+        written += data.copy(data, written, at + 6, at + 6 + length);
         at += 6 + length;
       }
     }
     this.pending = Buffer.from(data.subarray(at));
-    return fields.length === 1 ? fields[0]! : Buffer.concat(fields);
+    return data.subarray(0, written);
   }
 
   /** The header's length once it is all there (and checked); 0 while it is not. */
