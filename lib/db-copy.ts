@@ -38,10 +38,7 @@ export async function* copyColumn(query: Prisma.Sql): AsyncGenerator<Uint8Array>
   try {
     const stream = connection.query(copyTo(`COPY (${inlined(query)}) TO STDOUT (FORMAT binary)`));
     const reader = new BinaryCopyReader();
-    for await (const chunk of stream) {
-      const bytes = reader.push(chunk as Buffer);
-      if (bytes.byteLength > 0) yield bytes;
-    }
+    for await (const chunk of stream) yield* reader.push(chunk as Buffer);
     reader.finish();
     broken = false;
   } finally {
@@ -50,36 +47,78 @@ export async function* copyColumn(query: Prisma.Sql): AsyncGenerator<Uint8Array>
   }
 }
 
-/** Takes the COPY stream chunk by chunk and returns the field bytes each chunk completes. */
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Takes the COPY stream chunk by chunk and returns the field bytes each chunk completes. A chunk is
+ * handed over: its rows' bytes are moved over the row headers in place and returned as a view of it,
+ * so reading allocates nothing but the few bytes of a row that falls across two chunks.
+ */
 export class BinaryCopyReader {
-  private pending: Buffer = Buffer.alloc(0);
+  /** The start of a row (or of the header) that the last chunk cut off. */
+  private cut: Buffer = EMPTY;
   private headerRead = false;
   private ended = false;
 
-  push(chunk: Buffer): Buffer {
-    // One buffer of our own per chunk, compacted in place: the rows' bytes are moved over the row
-    // headers and a view of the start is returned, so a chunk costs one allocation.
-    const data = Buffer.concat([this.pending, chunk]);
-    let written = 0;
-    let at = this.headerRead ? 0 : this.readHeader(data);
-    while (this.headerRead && !this.ended && data.byteLength - at >= 2) {
-      const count = data.readInt16BE(at);
+  push(input: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    let chunk = input;
+    let at = 0;
+    if (!this.headerRead) {
+      chunk = Buffer.concat([this.cut, input]);
+      this.cut = EMPTY;
+      at = this.readHeader(chunk);
+      if (!this.headerRead) {
+        this.cut = chunk;
+        return out;
+      }
+    } else if (this.cut.byteLength > 0) {
+      at = this.finishCutRow(chunk, out);
+    }
+    const start = at;
+    let written = at;
+    while (!this.ended && chunk.byteLength - at >= 2) {
+      const count = chunk.readInt16BE(at);
       if (count === -1) {
         this.ended = true;
         at += 2;
-      } else if (count !== 1) {
-        throw new Error(`expected one column per COPY row, got ${count}`);
-      } else if (data.byteLength - at < 6) {
         break;
-      } else {
-        const length = Math.max(data.readInt32BE(at + 2), 0); // -1: NULL, no bytes
-        if (data.byteLength - at < 6 + length) break;
-        written += data.copy(data, written, at + 6, at + 6 + length);
-        at += 6 + length;
       }
+      checkColumnCount(count);
+      if (chunk.byteLength - at < 6) break;
+      const length = Math.max(chunk.readInt32BE(at + 2), 0); // -1: NULL, no bytes
+      if (chunk.byteLength - at < 6 + length) break;
+      written += chunk.copy(chunk, written, at + 6, at + 6 + length);
+      at += 6 + length;
     }
-    this.pending = Buffer.from(data.subarray(at));
-    return data.subarray(0, written);
+    if (written > start) out.push(chunk.subarray(start, written));
+    if (at < chunk.byteLength) this.cut = Buffer.from(chunk.subarray(at));
+    return out;
+  }
+
+  /** Completes the cut row with the bytes it still needs from this chunk; returns where they end. */
+  private finishCutRow(chunk: Buffer, out: Buffer[]): number {
+    let at = 0;
+    for (let n = this.cutNeeds(); n > 0 && at < chunk.byteLength; n = this.cutNeeds()) {
+      const take = Math.min(n, chunk.byteLength - at);
+      this.cut = Buffer.concat([this.cut, chunk.subarray(at, at + take)]);
+      at += take;
+    }
+    if (this.cutNeeds() > 0) return at;
+    if (this.cut.readInt16BE(0) === -1) this.ended = true;
+    else out.push(this.cut.subarray(6));
+    this.cut = EMPTY;
+    return at;
+  }
+
+  /** How many more bytes the cut row needs: its field count, then its length, then its bytes. */
+  private cutNeeds(): number {
+    if (this.cut.byteLength < 2) return 2 - this.cut.byteLength;
+    const count = this.cut.readInt16BE(0);
+    if (count === -1) return 0;
+    checkColumnCount(count);
+    if (this.cut.byteLength < 6) return 6 - this.cut.byteLength;
+    return 6 + Math.max(this.cut.readInt32BE(2), 0) - this.cut.byteLength;
   }
 
   /** The header's length once it is all there (and checked); 0 while it is not. */
@@ -93,6 +132,10 @@ export class BinaryCopyReader {
   }
 
   finish(): void {
-    if (!this.ended || this.pending.byteLength > 0) throw new Error("the COPY stream ended early");
+    if (!this.ended || this.cut.byteLength > 0) throw new Error("the COPY stream ended early");
   }
+}
+
+function checkColumnCount(count: number): void {
+  if (count !== 1) throw new Error(`expected one column per COPY row, got ${count}`);
 }

@@ -31,7 +31,10 @@ describe("binary COPY reader", () => {
     for (const size of [1, 2, 3, 5, 7, 19, 1000, 65_536, stream.length]) {
       const reader = new BinaryCopyReader();
       const out: Buffer[] = [];
-      for (let at = 0; at < stream.length; at += size) out.push(reader.push(stream.subarray(at, at + size)));
+      // push() rewrites the chunk it is given: each gets a copy.
+      for (let at = 0; at < stream.length; at += size) {
+        out.push(...reader.push(Buffer.from(stream.subarray(at, at + size))));
+      }
       reader.finish();
       expect(Buffer.concat(out).toString("utf8"), `chunks of ${size}`).toBe(expected);
     }
@@ -39,7 +42,7 @@ describe("binary COPY reader", () => {
 
   it("refuses a stream that ends early or is not binary COPY", () => {
     const reader = new BinaryCopyReader();
-    reader.push(stream.subarray(0, stream.length - 10));
+    reader.push(Buffer.from(stream.subarray(0, stream.length - 10)));
     expect(() => reader.finish()).toThrow("ended early");
     expect(() => new BinaryCopyReader().push(Buffer.from("id,name\r\n".repeat(3)))).toThrow(
       "not a binary COPY stream",
