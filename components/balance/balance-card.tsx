@@ -1,20 +1,11 @@
 import Link from "next/link";
 import { Money, Rate } from "@/components/money/money";
+import type { CurrentBalance } from "@/lib/charts/current-balance";
 import type { RateSource } from "@/lib/charts/queries";
 import { formatInZone } from "@/lib/time/zone";
 
-export type BalanceCardData = {
-  amountInCurrencyBalance: string;
-  currencyBalance: string;
-  amountInCurrencyPayment: string;
-  currencyPayment: string;
-  exchangeRate: string;
-  traceID: string | null;
-  fetchedAt: string;
-};
-
 /** The current balance in both currencies, the rate and where the rate comes from. */
-export function BalanceCard({ balance, rateSource }: { balance: BalanceCardData; rateSource: RateSource }) {
+export function BalanceCard({ balance, rateSource }: { balance: CurrentBalance; rateSource: RateSource }) {
   return (
     <section
       className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 sm:grid-cols-3 dark:border-zinc-800 dark:bg-zinc-900"

@@ -1,19 +1,12 @@
 import "server-only";
-import { getBalanceCached } from "@/lib/balance/cached";
+import { getBalanceCached, type BalanceView } from "@/lib/balance/cached";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 
-export type CurrentBalance = {
-  amountInCurrencyBalance: string;
-  currencyBalance: string;
-  amountInCurrencyPayment: string;
-  currencyPayment: string;
-  exchangeRate: string;
-  traceID: string | null;
-  fetchedAt: string;
-};
+/** The balance as the page shows it: the cached record with its time as ISO text. */
+export type CurrentBalance = Omit<BalanceView, "fetchedAt" | "fresh"> & { fetchedAt: string };
 
 export type CurrentBalanceResult =
   | { ok: true; balance: CurrentBalance }

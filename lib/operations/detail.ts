@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import type { ApiCall } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import type { OperationType } from "@/lib/platform/schemas";
 import { getBalanceCurrency } from "./balance-currency";
@@ -69,6 +70,23 @@ export type ApiCallItem = {
   error: string | null;
   actorEmail: string | null;
 };
+
+/** A recorded platform call as the pages show it (who made it is added by each page its own way). */
+export function presentApiCall(c: ApiCall): Omit<ApiCallItem, "actorEmail"> {
+  return {
+    id: c.id.toString(),
+    startedAt: c.startedAt.toISOString(),
+    method: c.method,
+    path: c.path,
+    httpStatus: c.httpStatus,
+    envelopeStatus: c.envelopeStatus,
+    codeError: c.codeError,
+    message: c.message,
+    traceID: c.traceID,
+    latencyMs: c.latencyMs,
+    error: c.error,
+  };
+}
 
 /** Everything known about one mirrored operation, ready for the browser; null when not mirrored. */
 export async function getOperationDetail(id: string, now = new Date()): Promise<OperationDetail | null> {
@@ -152,20 +170,7 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
       readBackTraceID: w.readBackTraceID,
       processedAt: w.processedAt?.toISOString() ?? null,
     })),
-    apiCalls: apiCalls.map((c) => ({
-      id: c.id.toString(),
-      startedAt: c.startedAt.toISOString(),
-      method: c.method,
-      path: c.path,
-      httpStatus: c.httpStatus,
-      envelopeStatus: c.envelopeStatus,
-      codeError: c.codeError,
-      message: c.message,
-      traceID: c.traceID,
-      latencyMs: c.latencyMs,
-      error: c.error,
-      actorEmail: c.actor?.email ?? null,
-    })),
+    apiCalls: apiCalls.map((c) => ({ ...presentApiCall(c), actorEmail: c.actor?.email ?? null })),
     raw: maskNumbersInJson(op.raw),
   };
 }

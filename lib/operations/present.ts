@@ -1,4 +1,3 @@
-import type { OperationStatus, OperationType } from "@/lib/platform/schemas";
 import { maskNumber } from "./mask";
 import type { OperationListRow } from "./queries";
 
@@ -6,21 +5,12 @@ import type { OperationListRow } from "./queries";
  * What the browser receives for a list row: picked fields, amounts as decimal strings, dates as ISO
  * text and the recipient number always masked (revealing one is the audited `revealRecipientNumber`).
  */
-export type OperationListItem = {
-  id: string;
+export type OperationListItem = Omit<
+  OperationListRow,
+  "dateAdded" | "dateUpdated" | "number" | "stuckFlaggedAt"
+> & {
   dateAdded: string;
   dateUpdated: string | null;
-  typeOperation: OperationType;
-  status: OperationStatus;
-  idTransactionMerchant: string;
-  amount: string;
-  amountComission: string | null;
-  currency: string;
-  amountInCurrencyBalance: string | null;
-  amountComissionInCurrencyBalance: string | null;
-  exchangeRate: string | null;
-  paymentMethod: string | null;
-  bankName: string | null;
   numberMasked: string | null;
   stuck: boolean;
 };

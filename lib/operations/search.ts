@@ -1,8 +1,8 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { isUuid } from "@/lib/uuid";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Four or more digits may be the end of a recipient card, phone or account number. */
 const LAST_DIGITS = /^\d{4,34}$/;
 
@@ -16,7 +16,7 @@ export async function searchCondition(q: string): Promise<Prisma.Sql> {
   const ids = new Set<string>();
   const merchantIds = new Set<string>([text]);
 
-  if (UUID.test(text)) {
+  if (isUuid(text)) {
     const id = text.toLowerCase();
     const db = getDb();
     const operation = await db.operation.findUnique({ where: { id }, select: { id: true } });

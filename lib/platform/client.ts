@@ -9,13 +9,7 @@ import "server-only";
  * requests that cannot be sent as asked throw PlatformRequestError before anything is sent.
  */
 import type { CallSite, NormalisedEnvelope } from "./envelope";
-import {
-  createTransport,
-  expectOk,
-  type CallContext,
-  type RetryOptions,
-  type TransportOptions,
-} from "./http";
+import { createTransport, expectOk, type CallContext, type TransportOptions } from "./http";
 import {
   buildFullPaymentFormBody,
   buildListOperationsBody,
@@ -42,21 +36,10 @@ import {
   type Operation,
   type PaymentFormResult,
 } from "./schemas";
-import type { ApiCallRecorder } from "./recorder";
 import type { WireObject } from "./wire";
 
-export interface PlatformClientOptions {
-  baseUrl: string;
-  token: string;
-  /** Per attempt; default 15 s. */
-  timeoutMs?: number;
-  retry?: Partial<RetryOptions>;
-  recorder?: ApiCallRecorder;
-  fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  onRecorderError?: TransportOptions["onRecorderError"];
-}
+/** The client's options are the transport's: every call goes through it. */
+export type PlatformClientOptions = TransportOptions;
 
 export interface Traced {
   /** The platform's id of the request (null only if the platform sent none). */

@@ -1,8 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import type { ApiCallRecord, ApiCallRecorder } from "./recorder";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/uuid";
 
 /** Stores every platform call attempt in ApiCall: what support searches by traceID. */
 export const databaseRecorder: ApiCallRecorder = {
@@ -22,8 +21,8 @@ export const databaseRecorder: ApiCallRecorder = {
         latencyMs: Math.round(call.latencyMs),
         error: call.error,
         dialect: call.dialect,
-        actorUserId: call.actorUserId && UUID.test(call.actorUserId) ? call.actorUserId : null,
-        operationId: call.operationId && UUID.test(call.operationId) ? call.operationId : null,
+        actorUserId: call.actorUserId && isUuid(call.actorUserId) ? call.actorUserId : null,
+        operationId: call.operationId && isUuid(call.operationId) ? call.operationId : null,
         idTransactionMerchant: call.idTransactionMerchant,
       },
     });

@@ -2,11 +2,11 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { maskNumbersInJsonText } from "@/lib/operations/mask";
-import type { ApiCallItem } from "@/lib/operations/detail";
+import { presentApiCall, type ApiCallItem } from "@/lib/operations/detail";
 import { buildTimeline, type TimelineEntry } from "@/lib/operations/timeline";
 import type { OperationType } from "@/lib/platform/schemas";
+import { isUuid } from "@/lib/uuid";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LIMIT = 100;
 
 /** One recorded platform call, as on the operation page, plus who made it and the redacted bodies. */
@@ -60,7 +60,7 @@ export type TraceLookup = {
 export async function lookupTrace(query: string, now = new Date()): Promise<TraceLookup> {
   const q = query.trim();
   const db = getDb();
-  const variants = UUID.test(q) ? [...new Set([q, q.toLowerCase()])] : [q];
+  const variants = isUuid(q) ? [...new Set([q, q.toLowerCase()])] : [q];
 
   const [tracedCalls, tracedWebhooks] = await Promise.all([
     db.apiCall.findMany({ where: { traceID: { in: variants } }, select: { id: true }, take: LIMIT }),
@@ -93,7 +93,7 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
     });
     operationFilter = { id: { in: ops.map((o) => o.id) } };
   } else {
-    const byId = UUID.test(q)
+    const byId = isUuid(q)
       ? await db.operation.findUnique({ where: { id: q.toLowerCase() }, select: { id: true } })
       : null;
     if (byId) {
@@ -149,17 +149,7 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
     query: q,
     matchedBy,
     calls: calls.map((c) => ({
-      id: c.id.toString(),
-      startedAt: c.startedAt.toISOString(),
-      method: c.method,
-      path: c.path,
-      httpStatus: c.httpStatus,
-      envelopeStatus: c.envelopeStatus,
-      codeError: c.codeError,
-      message: c.message,
-      traceID: c.traceID,
-      latencyMs: c.latencyMs,
-      error: c.error,
+      ...presentApiCall(c),
       actor: c.actor ? { email: c.actor.email, role: c.actor.role } : null,
       operationId: c.operationId,
       idTransactionMerchant: c.idTransactionMerchant,

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 
 export const webhookOutcomes = [
@@ -75,18 +76,7 @@ const listFields = {
   processingAttempts: true,
 } as const;
 
-type ListRecord = {
-  id: bigint;
-  receivedAt: Date;
-  sourceIp: string | null;
-  outcome: WebhookOutcome;
-  outcomeDetail: string | null;
-  operationId: string | null;
-  operationStatus: string | null;
-  traceID: string | null;
-  bodyBytes: number;
-  processingAttempts: number;
-};
+type ListRecord = Prisma.WebhookDeliveryGetPayload<{ select: typeof listFields }>;
 
 function toRow(r: ListRecord): InboxRow {
   return { ...r, id: r.id.toString(), receivedAt: r.receivedAt.toISOString() };

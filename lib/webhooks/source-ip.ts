@@ -19,12 +19,23 @@ export function sourceIpFrom(
 export function ipAllowed(ip: string | null, allowed: readonly string[]): boolean {
   if (allowed.length === 0) return true;
   if (!ip || !isIP(ip)) return false;
-  const list = new BlockList();
-  for (const entry of allowed) {
-    const [address, bits] = entry.split("/") as [string, string | undefined];
-    const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-    if (bits === undefined) list.addAddress(address, family);
-    else list.addSubnet(address, Number(bits), family);
+  return blockListOf(allowed).check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
+}
+
+// Checked on every webhook against the same (cached) settings array: built once per array.
+const blockLists = new WeakMap<readonly string[], BlockList>();
+
+function blockListOf(allowed: readonly string[]): BlockList {
+  let list = blockLists.get(allowed);
+  if (!list) {
+    list = new BlockList();
+    for (const entry of allowed) {
+      const [address, bits] = entry.split("/") as [string, string | undefined];
+      const family = isIP(address) === 6 ? "ipv6" : "ipv4";
+      if (bits === undefined) list.addAddress(address, family);
+      else list.addSubnet(address, Number(bits), family);
+    }
+    blockLists.set(allowed, list);
   }
-  return list.check(ip, isIP(ip) === 6 ? "ipv6" : "ipv4");
+  return list;
 }

@@ -12,19 +12,10 @@ import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getOperationDetail } from "@/lib/operations/detail";
 import { canonicalTimeZone, formatInZone } from "@/lib/time/zone";
+import { isUuid } from "@/lib/uuid";
+import { DetailRow } from "@/components/ui/detail-row";
 
 export const metadata: Metadata = { title: "Operation" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-1 gap-1 py-1 sm:grid-cols-3">
-      <dt className="text-sm text-zinc-600 dark:text-zinc-400">{label}</dt>
-      <dd className="break-all text-sm sm:col-span-2">{children}</dd>
-    </div>
-  );
-}
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -45,7 +36,7 @@ export default async function OperationPage({
   const user = await requirePagePermission("operations.read");
   const { id } = await params;
   const { tz: tzParam } = await searchParams;
-  if (!UUID.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   const op = await getOperationDetail(id.toLowerCase());
   if (!op) notFound();
   const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || "UTC";
@@ -68,39 +59,39 @@ export default async function OperationPage({
 
       <Section title="Amounts">
         <dl>
-          <Row label="Amount (payment currency)">
+          <DetailRow label="Amount (payment currency)">
             <Money amount={op.amount} currency={op.currency} />
-          </Row>
-          <Row label="Commission (payment currency)">
+          </DetailRow>
+          <DetailRow label="Commission (payment currency)">
             <Money amount={op.amountComission} currency={op.currency} />
-          </Row>
-          <Row label="Amount (balance currency)">
+          </DetailRow>
+          <DetailRow label="Amount (balance currency)">
             <Money amount={op.amountInCurrencyBalance} currency={op.balanceCurrency} />
-          </Row>
-          <Row label="Commission (balance currency)">
+          </DetailRow>
+          <DetailRow label="Commission (balance currency)">
             <Money amount={op.amountComissionInCurrencyBalance} currency={op.balanceCurrency} />
-          </Row>
-          <Row label="Exchange rate of this operation">
+          </DetailRow>
+          <DetailRow label="Exchange rate of this operation">
             <Rate rate={op.exchangeRate} from={op.balanceCurrency} to={op.currency} />
-          </Row>
-          <Row label="Initial amount">
+          </DetailRow>
+          <DetailRow label="Initial amount">
             <Money amount={op.amountInitial} currency={op.currency} />
-          </Row>
-          <Row label="Randomized amount">
+          </DetailRow>
+          <DetailRow label="Randomized amount">
             <Money amount={op.amountRandomized} currency={op.currency} />
-          </Row>
+          </DetailRow>
         </dl>
       </Section>
 
       <Section title="Details">
         <dl>
-          <Row label="Merchant id (idTransactionMerchant)">{op.idTransactionMerchant}</Row>
-          <Row label="Created">{when(op.dateAdded)}</Row>
-          <Row label="Last status change">{when(op.dateUpdated)}</Row>
-          <Row label="Payment method">{op.paymentMethod ?? "—"}</Row>
-          <Row label="Bank">{op.bankName ?? "—"}</Row>
-          <Row label="Name">{op.nameMediator ?? "—"}</Row>
-          <Row label={op.typeOperation === "payIn" ? "Details number" : "Recipient number"}>
+          <DetailRow label="Merchant id (idTransactionMerchant)">{op.idTransactionMerchant}</DetailRow>
+          <DetailRow label="Created">{when(op.dateAdded)}</DetailRow>
+          <DetailRow label="Last status change">{when(op.dateUpdated)}</DetailRow>
+          <DetailRow label="Payment method">{op.paymentMethod ?? "—"}</DetailRow>
+          <DetailRow label="Bank">{op.bankName ?? "—"}</DetailRow>
+          <DetailRow label="Name">{op.nameMediator ?? "—"}</DetailRow>
+          <DetailRow label={op.typeOperation === "payIn" ? "Details number" : "Recipient number"}>
             {op.numberMasked ? (
               <RevealNumber
                 operationId={op.id}
@@ -110,13 +101,13 @@ export default async function OperationPage({
             ) : (
               "—"
             )}
-          </Row>
-          {op.linkPaymentForm && <Row label="Payment form">{op.linkPaymentForm}</Row>}
+          </DetailRow>
+          {op.linkPaymentForm && <DetailRow label="Payment form">{op.linkPaymentForm}</DetailRow>}
           {op.payoutRequest && (
-            <Row label="Pay-out request">{`${op.payoutRequest.id} (${op.payoutRequest.status})`}</Row>
+            <DetailRow label="Pay-out request">{`${op.payoutRequest.id} (${op.payoutRequest.status})`}</DetailRow>
           )}
-          <Row label="Mirrored">{`${when(op.mirroredAt)}, last from ${op.lastSource}`}</Row>
-          {op.stuckFlaggedAt && <Row label="Flagged as stuck">{when(op.stuckFlaggedAt)}</Row>}
+          <DetailRow label="Mirrored">{`${when(op.mirroredAt)}, last from ${op.lastSource}`}</DetailRow>
+          {op.stuckFlaggedAt && <DetailRow label="Flagged as stuck">{when(op.stuckFlaggedAt)}</DetailRow>}
         </dl>
       </Section>
 

@@ -11,20 +11,12 @@ import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getPayoutDetail } from "@/lib/payouts/queries";
 import { formatInZone } from "@/lib/time/zone";
+import { isUuid } from "@/lib/uuid";
+import { DetailRow } from "@/components/ui/detail-row";
 
 export const metadata: Metadata = { title: "Pay-out" };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const when = (iso: string | null) => (iso ? `${formatInZone(new Date(iso), "UTC")} UTC` : "—");
-
-function Row({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="grid grid-cols-1 gap-1 py-1 sm:grid-cols-3">
-      <dt className="text-sm text-zinc-600 dark:text-zinc-400">{label}</dt>
-      <dd className="break-all text-sm sm:col-span-2">{children}</dd>
-    </div>
-  );
-}
 
 function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -41,7 +33,7 @@ function Section({ title, children, testId }: { title: string; children: React.R
 export default async function PayoutPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePagePermission("payouts.read");
   const { id } = await params;
-  if (!UUID.test(id)) notFound();
+  if (!isUuid(id)) notFound();
   const p = await getPayoutDetail(id.toLowerCase(), user);
   if (!p) notFound();
 
@@ -79,7 +71,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
       <Section title="Platform" testId="payout-platform">
         {p.operationId ? (
           <dl>
-            <Row label="Operation">
+            <DetailRow label="Operation">
               <Link
                 href={`/operations/${p.operationId}`}
                 className="font-mono text-indigo-700 underline dark:text-indigo-300"
@@ -87,14 +79,14 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
               >
                 {p.operationId}
               </Link>
-            </Row>
-            <Row label="Platform status">
+            </DetailRow>
+            <DetailRow label="Platform status">
               {p.operationStatus ? <StatusBadge status={p.operationStatus} /> : "—"}
-            </Row>
-            <Row label="Sent">{when(p.submittedAt)}</Row>
-            <Row label="traceID of the creation">
+            </DetailRow>
+            <DetailRow label="Sent">{when(p.submittedAt)}</DetailRow>
+            <DetailRow label="traceID of the creation">
               <span className="font-mono">{p.lastTraceID ?? "—"}</span>
-            </Row>
+            </DetailRow>
           </dl>
         ) : (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
@@ -109,21 +101,21 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
 
       <Section title="Request">
         <dl>
-          <Row label="Payment method">{p.paymentMethod}</Row>
-          <Row label="Bank">{p.bankName}</Row>
-          <Row label="Recipient number">
+          <DetailRow label="Payment method">{p.paymentMethod}</DetailRow>
+          <DetailRow label="Bank">{p.bankName}</DetailRow>
+          <DetailRow label="Recipient number">
             <span className="font-mono" data-testid="payout-recipient">
               {p.recipientNumber}
             </span>
-          </Row>
-          <Row label="Recipient name">{p.recipientName || "(empty)"}</Row>
-          <Row label="Client id">{p.clientID}</Row>
-          <Row label="Client IP">{p.clientIP}</Row>
-          <Row label="Client registered">{when(p.clientDateCreated)}</Row>
-          <Row label="Webhook">{p.webhookUrl ?? "merchant default"}</Row>
-          <Row label="Maker">{p.makerEmail}</Row>
-          <Row label="Created">{when(p.createdAt)}</Row>
-          {p.overrideReason && <Row label="Duplicate override (admin)">{p.overrideReason}</Row>}
+          </DetailRow>
+          <DetailRow label="Recipient name">{p.recipientName || "(empty)"}</DetailRow>
+          <DetailRow label="Client id">{p.clientID}</DetailRow>
+          <DetailRow label="Client IP">{p.clientIP}</DetailRow>
+          <DetailRow label="Client registered">{when(p.clientDateCreated)}</DetailRow>
+          <DetailRow label="Webhook">{p.webhookUrl ?? "merchant default"}</DetailRow>
+          <DetailRow label="Maker">{p.makerEmail}</DetailRow>
+          <DetailRow label="Created">{when(p.createdAt)}</DetailRow>
+          {p.overrideReason && <DetailRow label="Duplicate override (admin)">{p.overrideReason}</DetailRow>}
         </dl>
       </Section>
 
