@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ApiCallItem } from "@/lib/operations/detail";
 import { formatInZone } from "@/lib/time/zone";
+import { HeaderRow } from "@/components/ui/header-row";
 
 /** Every platform call about an operation, each traceID linking to the trace lookup. */
 export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
@@ -9,13 +10,7 @@ export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
     <div className="max-w-full overflow-x-auto">
       <table className="min-w-full text-sm" data-testid="api-calls">
         <thead>
-          <tr className="text-left">
-            <th className="px-2 py-1">When</th>
-            <th className="px-2 py-1">Call</th>
-            <th className="px-2 py-1">Result</th>
-            <th className="px-2 py-1">traceID</th>
-            <th className="px-2 py-1">By</th>
-          </tr>
+          <HeaderRow labels={["When", "Call", "Result", "traceID", "By"]} className="text-left" />
         </thead>
         <tbody>
           {calls.map((c) => (

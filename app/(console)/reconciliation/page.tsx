@@ -7,6 +7,7 @@ import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
 import { formatInZone } from "@/lib/time/zone";
+import { HeaderRow } from "@/components/ui/header-row";
 
 export const metadata: Metadata = { title: "Reconciliation" };
 
@@ -35,18 +36,20 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="runs-table">
               <thead className="text-xs text-zinc-500">
-                <tr>
-                  <th className="px-2 py-1">Started (UTC)</th>
-                  <th className="px-2 py-1">Kind</th>
-                  <th className="px-2 py-1">Status</th>
-                  <th className="px-2 py-1">Finished</th>
-                  <th className="px-2 py-1">Pages</th>
-                  <th className="px-2 py-1">Seen</th>
-                  <th className="px-2 py-1">Inserted</th>
-                  <th className="px-2 py-1">Updated</th>
-                  <th className="px-2 py-1">Drift</th>
-                  <th className="px-2 py-1">Note</th>
-                </tr>
+                <HeaderRow
+                  labels={[
+                    "Started (UTC)",
+                    "Kind",
+                    "Status",
+                    "Finished",
+                    "Pages",
+                    "Seen",
+                    "Inserted",
+                    "Updated",
+                    "Drift",
+                    "Note",
+                  ]}
+                />
               </thead>
               <tbody>
                 {runs.map((r) => (
@@ -100,15 +103,12 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="drift-table">
               <thead className="text-xs text-zinc-500">
-                <tr>
-                  <th className="px-2 py-1">Found (UTC)</th>
-                  <th className="px-2 py-1">Kind</th>
-                  <th className="px-2 py-1">Operation</th>
-                  <th className="px-2 py-1">Mirror</th>
-                  <th className="px-2 py-1">Platform</th>
-                  <th className="px-2 py-1">Note</th>
-                  {mayDecide && filter.state !== "resolved" && <th className="px-2 py-1">Decision</th>}
-                </tr>
+                <HeaderRow
+                  labels={[
+                    ...["Found (UTC)", "Kind", "Operation", "Mirror", "Platform", "Note"],
+                    ...(mayDecide && filter.state !== "resolved" ? ["Decision"] : []),
+                  ]}
+                />
               </thead>
               <tbody>
                 {drift.rows.map((d) => (

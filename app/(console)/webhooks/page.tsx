@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { requirePagePermission } from "@/lib/auth/session";
 import { formatInZone } from "@/lib/time/zone";
 import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
+import { HeaderRow } from "@/components/ui/header-row";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -57,15 +58,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="webhook-table">
             <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="px-2 py-1">#</th>
-                <th className="px-2 py-1">Received (UTC)</th>
-                <th className="px-2 py-1">Outcome</th>
-                <th className="px-2 py-1">Operation</th>
-                <th className="px-2 py-1">Status</th>
-                <th className="px-2 py-1">Source IP</th>
-                <th className="px-2 py-1">Detail</th>
-              </tr>
+              <HeaderRow
+                labels={["#", "Received (UTC)", "Outcome", "Operation", "Status", "Source IP", "Detail"]}
+              />
             </thead>
             <tbody>
               {page.rows.map((r) => (

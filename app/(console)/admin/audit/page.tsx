@@ -6,6 +6,7 @@ import { Field } from "@/components/ui/field";
 import { parseAuditFilter, listAudit } from "@/lib/audit/queries";
 import { requirePagePermission } from "@/lib/auth/session";
 import { formatInZone } from "@/lib/time/zone";
+import { HeaderRow } from "@/components/ui/header-row";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -76,15 +77,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="audit-table">
             <thead className="text-xs text-zinc-500">
-              <tr>
-                <th className="px-2 py-1">When</th>
-                <th className="px-2 py-1">Who</th>
-                <th className="px-2 py-1">IP</th>
-                <th className="px-2 py-1">Action</th>
-                <th className="px-2 py-1">Target</th>
-                <th className="px-2 py-1">Before</th>
-                <th className="px-2 py-1">After</th>
-              </tr>
+              <HeaderRow labels={["When", "Who", "IP", "Action", "Target", "Before", "After"]} />
             </thead>
             <tbody>
               {page.rows.map((r) => (

@@ -4,6 +4,7 @@ import { UserRow } from "@/components/admin/user-row";
 import { requirePagePermission } from "@/lib/auth/session";
 import { formatInZone } from "@/lib/time/zone";
 import { listUsers } from "@/lib/users/service";
+import { HeaderRow } from "@/components/ui/header-row";
 
 export const metadata: Metadata = { title: "Users" };
 
@@ -19,14 +20,7 @@ export default async function UsersPage() {
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="users-table">
           <thead className="text-xs text-zinc-500">
-            <tr>
-              <th className="px-2 py-1">Email</th>
-              <th className="px-2 py-1">Name</th>
-              <th className="px-2 py-1">Role</th>
-              <th className="px-2 py-1">State</th>
-              <th className="px-2 py-1">Last sign-in (UTC)</th>
-              <th className="px-2 py-1">Actions</th>
-            </tr>
+            <HeaderRow labels={["Email", "Name", "Role", "State", "Last sign-in (UTC)", "Actions"]} />
           </thead>
           <tbody>
             {users.map((u) => (
