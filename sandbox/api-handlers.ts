@@ -46,7 +46,8 @@ export function readByPlatformId(ctx: ApiContext, payInOnly: boolean): ApiResult
   const op = ctx.platform.state.operations.get(id.toLowerCase());
   if (op === undefined || op.merchantId !== ctx.merchant.settings.id) return notFound(id);
   if (payInOnly && op.typeOperation !== "payIn") return notFound(id);
-  return success(operationWire(op));
+  // Wire notes: a pay-in read back by id may come without the paymentDetailsData key.
+  return success(operationWire(op, false, ctx.merchant.settings.dialect === "nested"));
 }
 
 export function readByMerchantId(ctx: ApiContext): ApiResult {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as handlers from "./api-handlers";
 import { merchantIdFromAuthorization } from "./auth";
 import type { CreationOutcome } from "./creation";
-import { AUTH_ERROR, httpStatusOf, renderEnvelope, type ApiResult } from "./envelope";
+import { AUTH_ERROR, INTERNAL_ERROR, httpStatusOf, renderEnvelope, type ApiResult } from "./envelope";
 import { BodyTooLarge, dropConnection, isJsonContentType, problem, readBody, send, sleep } from "./http";
 import { parseLossless } from "./json";
 import type { Platform } from "./platform";
@@ -137,6 +137,10 @@ export async function handleApi(
   if (merchant === undefined)
     return finish(httpStatusOf(AUTH_ERROR), renderEnvelope(AUTH_ERROR, traceID, "spec"));
   entry.merchantId = merchant.settings.id;
+  const { dialect, literalRequestId = false } = merchant.settings;
+  if (platform.faults.fires(faults.internalErrorRate)) {
+    return finish(200, renderEnvelope(INTERNAL_ERROR, traceID, dialect, literalRequestId), "internalError");
+  }
 
   let body: unknown = null;
   if (route.method === "POST") {
@@ -166,7 +170,7 @@ export async function handleApi(
   const params = (route.pattern.exec(pathOnly) ?? []).slice(1).map(safeDecode);
   const outcome = route.handler({ platform, merchant, body, params, baseUrl });
   const result = isOutcome(outcome) ? outcome.result : outcome;
-  const rendered = renderEnvelope(result, traceID, merchant.settings.dialect);
+  const rendered = renderEnvelope(result, traceID, dialect, literalRequestId);
   const committed = isOutcome(outcome) && outcome.operation !== undefined;
   if (route.creates && committed && platform.faults.fires(faults.commitThenDropRate)) {
     return finish(null, rendered, "commitThenDrop");

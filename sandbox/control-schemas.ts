@@ -43,6 +43,7 @@ export const merchantPatchSchema = z
     webhookBody: z.enum(["envelope", "bare"]),
     webhookBearerToken: z.string().min(1).nullable(),
     dialect: z.enum(["spec", "nested"]),
+    literalRequestId: z.boolean(),
     detailsPoolSize: z.number().int().min(0).max(100_000),
     detailsPoolOverrides: z.record(z.string(), z.number().int().min(0).max(100_000)),
     fraudRatePerMinute: z.number().int().min(1).max(1_000_000),

@@ -8,8 +8,8 @@ import { computeAmounts, fixed4, money, toWire } from "./money";
 import { operationWire } from "./operation-view";
 import type { Platform } from "./platform";
 import type { MerchantState } from "./state";
-import type { Direction, FormUrls, Operation, PaymentDetails } from "./types";
-import type { CreationRequest } from "./validation";
+import type { Direction, FormUrls, MerchantSettings, Operation, PaymentDetails, Status } from "./types";
+import type { CreationKind, CreationRequest } from "./validation";
 
 /**
  * Creation calls (POST /host2host/payin, /host2host/payout, /paymentform/prepare, /paymentform/full).
@@ -111,7 +111,7 @@ export function createOperation(
     dateAdded: nowMs,
     dateUpdated: nowMs,
     typeOperation: direction,
-    status: request.kind === "prepare" ? "precreated" : "created",
+    status: initialStatus(request.kind, settings),
     idTransactionMerchant: request.idTransactionMerchant,
     paymentMethod: method,
     amountInitial: request.amount,
@@ -178,4 +178,15 @@ export function selectFormMethod(
   });
   platform.notifyCreated(op);
   return { ok: true };
+}
+
+/**
+ * Spec: a creation answers `created` (`precreated` for a prepared form). Wire notes: a merchant on the
+ * nested dialect gets pay-ins (h2h and the full form) already `in_progress`; pay-outs and a prepared
+ * form keep the spec's status (a prepared form waits for the end client to pick a method).
+ */
+function initialStatus(kind: CreationKind, settings: MerchantSettings): Status {
+  if (kind === "prepare") return "precreated";
+  if (settings.dialect === "nested" && (kind === "payin" || kind === "full")) return "in_progress";
+  return "created";
 }

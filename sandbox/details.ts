@@ -65,10 +65,6 @@ export function luhnCheckDigit(partial: string): string {
   return String((10 - (sum % 10)) % 10);
 }
 
-export function isLuhnValid(number: string): boolean {
-  return /^\d{12,19}$/.test(number) && luhnCheckDigit(number.slice(0, -1)) === number.slice(-1);
-}
-
 function seedOf(text: string): number {
   return createHash("sha256").update(text).digest().readUInt32LE(0);
 }

@@ -25,6 +25,13 @@ export function warning(codeError: ErrorCode, message: string): ApiResult {
   return { kind: "warning", codeError, message };
 }
 
+/** The platform's generic failure (wire notes: `codeErrorExt` `internalError`); nothing was applied. */
+export const INTERNAL_ERROR: ApiResult = {
+  kind: "warning",
+  codeError: "internalError",
+  message: "An internal error occurred, try again later",
+};
+
 export const AUTH_ERROR: ApiResult = {
   kind: "authError",
   codeError: "internalError",
@@ -36,9 +43,17 @@ export function httpStatusOf(result: ApiResult): number {
   return result.kind === "authError" ? 401 : 200;
 }
 
-export function renderEnvelope(result: ApiResult, traceID: string, dialect: Dialect): string {
+/** The text a nested-dialect merchant with `literalRequestId` gets as `x-request-id` (wire notes). */
+export const LITERAL_REQUEST_ID = "uuid";
+
+export function renderEnvelope(
+  result: ApiResult,
+  traceID: string,
+  dialect: Dialect,
+  literalRequestId = false,
+): string {
   return dialect === "nested"
-    ? writeJson(nestedEnvelope(result, traceID))
+    ? writeJson(nestedEnvelope(result, literalRequestId ? LITERAL_REQUEST_ID : traceID))
     : writeJson(specEnvelope(result, traceID));
 }
 

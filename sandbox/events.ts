@@ -35,7 +35,7 @@ export function buildEvent(op: Operation, settings: MerchantSettings): WebhookEv
   const body =
     settings.webhookBody === "bare"
       ? writeJson(operation)
-      : renderEnvelope(success(operation), randomUUID(), settings.dialect);
+      : renderEnvelope(success(operation), randomUUID(), settings.dialect, settings.literalRequestId);
   const headers: Record<string, string> = {};
   if (settings.webhookBearerToken !== null && settings.webhookBearerToken !== "")
     headers.authorization = `Bearer ${settings.webhookBearerToken}`;

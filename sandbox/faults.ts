@@ -9,6 +9,7 @@ export const faultsSchema = z
     errorRate: z.number().min(0).max(1).default(0),
     errorMode: z.enum(["http500", "drop"]).default("http500"),
     commitThenDropRate: z.number().min(0).max(1).default(0),
+    internalErrorRate: z.number().min(0).max(1).default(0),
     webhookDuplicates: z.number().int().min(1).max(10).default(1),
     webhookReorder: z.boolean().default(false),
     webhookReorderWindowMs: z.number().int().min(1).max(60_000).default(300),

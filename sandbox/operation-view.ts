@@ -3,9 +3,14 @@ import type { Operation } from "./types";
 
 /**
  * The Operation resource as it goes on the wire (spec "Resources and their fields › Operation").
- * `creationResponse` drops paymentDetailsData from pay-outs (absent from the pay-out creation response).
+ * `creationResponse` drops paymentDetailsData from pay-outs (absent from the pay-out creation response);
+ * `omitPayInDetails` drops it from a pay-in (the nested dialect's by-id read, wire notes).
  */
-export function operationWire(op: Operation, creationResponse = false): Record<string, unknown> {
+export function operationWire(
+  op: Operation,
+  creationResponse = false,
+  omitPayInDetails = false,
+): Record<string, unknown> {
   const zeroed = op.typeOperation === "payIn" && op.status === "failed";
   const wire: Record<string, unknown> = {
     id: op.id,
@@ -27,6 +32,7 @@ export function operationWire(op: Operation, creationResponse = false): Record<s
     if (!creationResponse) wire.paymentDetailsData = null;
     return wire;
   }
+  if (omitPayInDetails) return wire;
   wire.paymentDetailsData =
     op.details === null
       ? null
@@ -39,8 +45,4 @@ export function operationWire(op: Operation, creationResponse = false): Record<s
           qRcode: null,
         };
   return wire;
-}
-
-export function paymentFormWire(op: Operation, baseUrl: string): Record<string, unknown> {
-  return { ...operationWire(op, true), linkPaymentForm: `${baseUrl}/payment/${op.id}` };
 }

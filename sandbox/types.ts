@@ -82,6 +82,11 @@ export interface MerchantSettings {
   balanceCurrency: string;
   paymentCurrency: string;
   dialect: Dialect;
+  /**
+   * Nested dialect only: `x-request-id` is the literal text "uuid", as in the public documentation's
+   * samples (wire notes). Absent in state files written before the setting existed.
+   */
+  literalRequestId?: boolean;
   tariff: Tariff;
   /** Commission percent per direction, e.g. "3" for 3 %. */
   commission: { payIn: string; payOut: string };

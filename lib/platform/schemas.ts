@@ -182,8 +182,12 @@ export interface Operation {
   amountInCurrencyBalance: Decimal | null;
   amountComissionInCurrencyBalance: Decimal | null;
   exchangeRate: Decimal | null;
-  /** Pay-in details; null for pay-outs (absent or null on the wire). */
-  paymentDetailsData: PaymentDetails | null;
+  /**
+   * Pay-in details; null for pay-outs (absent or null on the wire) and when the wire says null.
+   * Undefined when a pay-in comes without the key: a read back by id may omit it (wire notes), which
+   * says nothing about the details.
+   */
+  paymentDetailsData: PaymentDetails | null | undefined;
   /** Only on payment-form responses. */
   linkPaymentForm: string | null;
   /** The operation object as received, numbers as exact strings: for a JSON column. */
@@ -221,7 +225,12 @@ export function decodeOperation(value: WireValue, what = "operation"): Operation
     amountInCurrencyBalance: f.amountInCurrencyBalance,
     amountComissionInCurrencyBalance: f.amountComissionInCurrencyBalance,
     exchangeRate: f.exchangeRate,
-    paymentDetailsData: f.paymentDetailsData ?? null,
+    // A pay-out never has details, whether the key is absent or null; an absent key on a pay-in is kept
+    // as undefined so the mirror keeps the details it has.
+    paymentDetailsData:
+      f.paymentDetailsData === undefined && f.typeOperation === "payIn"
+        ? undefined
+        : (f.paymentDetailsData ?? null),
     linkPaymentForm: f.linkPaymentForm ?? null,
     raw: wireToRaw(value) as { [key: string]: RawJson },
     // Serialised only when asked for: a reconciliation page decodes a thousand operations.

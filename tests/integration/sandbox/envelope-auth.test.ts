@@ -131,7 +131,7 @@ describe("Wire notes › Response envelope: nested dialect", () => {
 
       const created = await api.post("/host2host/payin", payinBody());
       expect(created.body.result?.status).toBe("success");
-      expect(created.body.data).toMatchObject({ typeOperation: "payIn", status: "created" });
+      expect(created.body.data).toMatchObject({ typeOperation: "payIn", status: "in_progress" });
       const listed = await api.post("/operation/operation/list", { skip: 0, take: 10 });
       expect(listed.body.totalNumberRecords).toBe(1);
       expect(listed.body.data?.[0]?.id).toBe(created.body.data?.id);

@@ -188,12 +188,13 @@ describe("Events › Format", () => {
 
   it("wire notes: the nested dialect wraps the event in the nested envelope", async () => {
     await control(sandbox, "PATCH", "/merchants/demo", { dialect: "nested" });
+    // Nested dialect: a pay-in is created in_progress already (wire notes), so its first event is final.
     const id = await payinWithHook();
-    await move(sandbox, id, "in_progress");
+    await move(sandbox, id, "success");
     await eventually(() => expect(hooksFor(id)).toHaveLength(1));
     const body = hooksFor(id)[0];
     expect(body?.result).toMatchObject({ status: "success", codeError: "none", codeErrorExt: "none" });
-    expect(body?.data).toMatchObject({ id, status: "in_progress" });
+    expect(body?.data).toMatchObject({ id, status: "success" });
   });
 
   it("wire notes: the bare body with a static bearer token", async () => {
