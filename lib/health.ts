@@ -2,68 +2,124 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { describeDatabaseProblem } from "@/lib/db-check";
 import { getEnv } from "@/lib/env";
+import type { PlatformClient } from "@/lib/platform/client";
+import { getPlatformClient } from "@/lib/platform/from-env";
 
 // Thresholds beyond which a part is reported failing.
 const WEBHOOK_LAG_LIMIT_MS = 5 * 60_000;
 const RECONCILIATION_AGE_LIMIT_MS = 2 * 60 * 60_000;
+// The platform part is judged on the latest call; older than this, the check makes a cheap one itself.
+const PLATFORM_PROBE_AFTER_MS = 60_000;
 
-export type HealthPart = { ok: boolean; detail: string };
+/** "unknown" is not ok: a part nobody has been able to check is not known to work. */
+export type HealthState = "ok" | "failing" | "unknown";
+export type HealthPart = { ok: boolean; state: HealthState; detail: string };
 export type Health = { ok: boolean; failing: string[]; parts: Record<string, HealthPart> };
 
+export type HealthOptions = {
+  now?: Date;
+  /** Where the probe call goes; null = never probe (the platform part may then stay unknown). */
+  platform?: Pick<PlatformClient, "getBanks"> | null;
+};
+
+const part = (state: HealthState, detail: string): HealthPart => ({ ok: state === "ok", state, detail });
 const age = (from: Date, now: Date) => `${Math.round((now.getTime() - from.getTime()) / 1000)} s ago`;
 
 /** Database, platform reachability, webhook queue lag and the last complete reconciliation. */
-export async function checkHealth(now = new Date()): Promise<Health> {
+export async function checkHealth(options: HealthOptions = {}): Promise<Health> {
+  const now = options.now ?? new Date();
   const databaseProblem = await describeDatabaseProblem(getEnv().DATABASE_URL, 2000);
   const parts: Record<string, HealthPart> = {
-    database: { ok: !databaseProblem, detail: databaseProblem ?? "answers" },
+    database: databaseProblem ? part("failing", databaseProblem) : part("ok", "answers"),
   };
   if (!databaseProblem) {
-    const db = getDb();
-    const [lastOk, lastCall, oldestWaiting, lastRun] = await Promise.all([
-      db.apiCall.findFirst({
-        where: { envelopeStatus: { in: ["Success", "success"] } },
-        orderBy: { startedAt: "desc" },
-        select: { startedAt: true },
-      }),
-      db.apiCall.findFirst({
-        orderBy: { startedAt: "desc" },
-        select: { startedAt: true, httpStatus: true, error: true },
-      }),
-      db.webhookDelivery.findFirst({
-        where: { outcome: "received" },
-        orderBy: { id: "asc" },
-        select: { receivedAt: true },
-      }),
-      db.reconciliationRun.findFirst({
-        where: { status: "completed" },
-        orderBy: { finishedAt: "desc" },
-        select: { finishedAt: true },
-      }),
+    const platform = options.platform === undefined ? getPlatformClient() : options.platform;
+    const [platformPart, webhookQueue, reconciliation] = await Promise.all([
+      checkPlatform(now, platform),
+      checkWebhookQueue(now),
+      checkReconciliation(now),
     ]);
-    const lastFailed =
-      lastCall &&
-      (!lastOk || lastCall.startedAt > lastOk.startedAt) &&
-      (lastCall.error || (lastCall.httpStatus ?? 0) >= 500);
-    parts.platform = {
-      ok: !lastFailed,
-      detail: lastOk ? `last successful call ${age(lastOk.startedAt, now)}` : "no successful call yet",
-    };
-    const lag = oldestWaiting ? now.getTime() - oldestWaiting.receivedAt.getTime() : 0;
-    parts.webhookQueue = {
-      ok: lag < WEBHOOK_LAG_LIMIT_MS,
-      detail: oldestWaiting ? `oldest unprocessed webhook ${age(oldestWaiting.receivedAt, now)}` : "empty",
-    };
-    const runAge = lastRun?.finishedAt ? now.getTime() - lastRun.finishedAt.getTime() : Infinity;
-    parts.reconciliation = {
-      ok: runAge < RECONCILIATION_AGE_LIMIT_MS,
-      detail: lastRun?.finishedAt
-        ? `last complete run ${age(lastRun.finishedAt, now)}`
-        : "no complete run yet",
-    };
+    Object.assign(parts, { platform: platformPart, webhookQueue, reconciliation });
   }
   const failing = Object.entries(parts)
     .filter(([, p]) => !p.ok)
     .map(([name]) => name);
   return { ok: failing.length === 0, failing, parts };
+}
+
+type LastCall = {
+  startedAt: Date;
+  httpStatus: number | null;
+  error: string | null;
+  envelopeStatus: string | null;
+};
+
+function latestCall(): Promise<LastCall | null> {
+  return getDb().apiCall.findFirst({
+    orderBy: { startedAt: "desc" },
+    select: { startedAt: true, httpStatus: true, error: true, envelopeStatus: true },
+  });
+}
+
+// One probe at a time per process, however many health checks arrive while it runs.
+let probeInFlight: Promise<void> | null = null;
+
+async function probe(platform: Pick<PlatformClient, "getBanks">): Promise<void> {
+  probeInFlight ??= platform
+    .getBanks()
+    .then(
+      () => undefined,
+      // The failure is recorded in ApiCall by the client, which is what the part is judged on.
+      () => undefined,
+    )
+    .finally(() => {
+      probeInFlight = null;
+    });
+  await probeInFlight;
+}
+
+async function checkPlatform(
+  now: Date,
+  platform: Pick<PlatformClient, "getBanks"> | null,
+): Promise<HealthPart> {
+  let last = await latestCall();
+  if (platform && (!last || now.getTime() - last.startedAt.getTime() > PLATFORM_PROBE_AFTER_MS)) {
+    await probe(platform);
+    last = await latestCall();
+  }
+  if (!last) return part("unknown", "no call to the platform yet");
+  const when = `last call ${age(last.startedAt, now)}`;
+  if (last.error) return part("failing", `${when} failed: ${last.error}`);
+  if ((last.httpStatus ?? 0) >= 500) return part("failing", `${when} answered HTTP ${last.httpStatus}`);
+  if (/^(auth|access)error$/i.test(last.envelopeStatus ?? ""))
+    return part("failing", `${when}: the platform refused the token (${last.envelopeStatus})`);
+  return part("ok", `${when} answered`);
+}
+
+async function checkWebhookQueue(now: Date): Promise<HealthPart> {
+  const oldestWaiting = await getDb().webhookDelivery.findFirst({
+    where: { outcome: "received" },
+    orderBy: { id: "asc" },
+    select: { receivedAt: true },
+  });
+  if (!oldestWaiting) return part("ok", "empty");
+  const lag = now.getTime() - oldestWaiting.receivedAt.getTime();
+  return part(
+    lag < WEBHOOK_LAG_LIMIT_MS ? "ok" : "failing",
+    `oldest unprocessed webhook ${age(oldestWaiting.receivedAt, now)}`,
+  );
+}
+
+async function checkReconciliation(now: Date): Promise<HealthPart> {
+  const lastRun = await getDb().reconciliationRun.findFirst({
+    where: { status: "completed" },
+    orderBy: { finishedAt: "desc" },
+    select: { finishedAt: true },
+  });
+  if (!lastRun?.finishedAt) return part("failing", "no complete run yet");
+  const runAge = now.getTime() - lastRun.finishedAt.getTime();
+  return part(
+    runAge < RECONCILIATION_AGE_LIMIT_MS ? "ok" : "failing",
+    `last complete run ${age(lastRun.finishedAt, now)}`,
+  );
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import pino from "pino";
 import { getEnv } from "@/lib/env";
+import { serializeError } from "@/lib/log-error";
 
 const globalForLog = globalThis as unknown as { paydeskLog?: pino.Logger };
 
@@ -9,6 +10,7 @@ export function getLog(): pino.Logger {
   globalForLog.paydeskLog ??= pino({
     level: getEnv().LOG_LEVEL,
     base: { app: "paydesk" },
+    serializers: { err: serializeError, error: serializeError },
     redact: {
       paths: [
         "*.authorization",

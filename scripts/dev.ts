@@ -20,7 +20,12 @@ async function main(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED = "1";
   const dataDir = path.join(projectRoot, ".data");
 
-  const db = await openDatabase({ dataDir: path.join(dataDir, "postgres"), database: "paydesk", log });
+  const db = await openDatabase({
+    dataDir: path.join(dataDir, "postgres"),
+    database: "paydesk",
+    log,
+    ownProcessGroup: true,
+  });
   stops.push(db.stop);
   process.env.DATABASE_URL = db.url;
   log(
@@ -59,14 +64,23 @@ async function main(): Promise<void> {
     cwd: projectRoot,
   });
   log(`console on http://localhost:${port}`);
+  const serverExited = new Promise<number>((resolve) => next.once("exit", (code) => resolve(code ?? 0)));
+  // In order: the web server (it finishes the requests in flight), the worker, the sandbox, and the
+  // database last, so nothing that is still running loses its database.
+  let stopping = false;
   const stopAll = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log("stopping: web server, worker, sandbox, then the database");
     next.kill("SIGTERM");
+    await serverExited;
     for (const stop of stops.reverse()) await stop().catch(() => {});
+    log("stopped");
     process.exit(code);
   };
   process.on("SIGINT", () => void stopAll(0));
   process.on("SIGTERM", () => void stopAll(0));
-  next.on("exit", (code) => void stopAll(code ?? 0));
+  void serverExited.then((code) => stopAll(code));
 }
 
 main().catch(async (error: unknown) => {

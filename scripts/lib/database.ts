@@ -1,8 +1,8 @@
 // Which PostgreSQL the scripts use: DATABASE_URL when set, otherwise the embedded one.
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { describeDatabaseProblem } from "../../lib/db-check";
 import { parseEnv } from "../../lib/env";
-import { startEmbeddedPostgres } from "./embedded-postgres";
 
 export type Database = { url: string; embedded: boolean; stop: () => Promise<void> };
 
@@ -18,6 +18,8 @@ export async function openDatabase(options: {
   database: string;
   persistent?: boolean;
   log?: (line: string) => void;
+  /** Run the embedded server in a process group of its own, so Ctrl-C does not stop it before the rest. */
+  ownProcessGroup?: boolean;
 }): Promise<Database> {
   const configured = process.env.DATABASE_URL;
   if (configured) {
@@ -27,8 +29,38 @@ export async function openDatabase(options: {
     if (problem) throw new StartupError(problem);
     return { url: configured, embedded: false, stop: async () => {} };
   }
-  const db = await startEmbeddedPostgres(options);
+  const { ownProcessGroup, log, ...embedded } = options;
+  if (ownProcessGroup) return startInOwnProcessGroup(embedded, log);
+  // Imported only here: embedded-postgres makes Ctrl-C exit the process that loads it (async-exit-hook).
+  const { startEmbeddedPostgres } = await import("./embedded-postgres");
+  const db = await startEmbeddedPostgres({ ...embedded, log });
   return { url: db.url, embedded: true, stop: db.stop };
+}
+
+type FromDatabaseProcess = { url?: string; error?: string; log?: string; stopped?: boolean };
+
+function startInOwnProcessGroup(
+  options: { dataDir: string; database: string; persistent?: boolean },
+  log?: (line: string) => void,
+): Promise<Database> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(projectRoot, "scripts/database-process.ts"), JSON.stringify(options)],
+    { detached: true, stdio: ["ignore", "inherit", "inherit", "ipc"], cwd: projectRoot },
+  );
+  const stopped = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.connected) child.send("stop");
+    await stopped;
+  };
+  return new Promise((resolve, reject) => {
+    child.on("message", (message: FromDatabaseProcess) => {
+      if (message.log) log?.(message.log);
+      if (message.error) reject(new StartupError(message.error));
+      if (message.url) resolve({ url: message.url, embedded: true, stop });
+    });
+    child.once("exit", (code) => reject(new StartupError(`the database process exited with ${code}`)));
+  });
 }
 
 function validateDatabaseUrl(url: string): string | null {
