@@ -35,7 +35,7 @@ export function FiltersForm({
             name="q"
             type="search"
             defaultValue={values.q}
-            placeholder="Operation id, merchant id, traceID or last 4+ digits"
+            placeholder="Operation id, merchant id, traceID or last 4 digits"
             errors={errors.q}
           />
         </div>

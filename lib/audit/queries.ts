@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { csvCell, csvLine } from "@/lib/operations/csv";
+import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
 const text = (max: number) =>
@@ -10,6 +11,7 @@ const text = (max: number) =>
     .string()
     .trim()
     .max(max, `At most ${max} characters.`)
+    .refine(isUsableFilterText, filterTextMessage)
     .transform((v) => (v === "" ? undefined : v))
     .optional();
 const day = (what: string) =>

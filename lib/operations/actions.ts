@@ -7,6 +7,8 @@ import { readRecipientNumber } from "@/lib/operations/detail";
 import { parseOperationFilter, viewParams } from "@/lib/operations/filter";
 import { refreshOperation } from "@/lib/operations/refresh";
 import { deleteView, saveView } from "@/lib/operations/saved-views";
+import { maySearch } from "@/lib/operations/search-policy";
+import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const operationId = z.object({ id: z.uuid("Not an operation id.").transform((s) => s.toLowerCase()) });
 
@@ -30,7 +32,12 @@ const reveal = authorizedAction("recipients.reveal", operationId, async (input, 
 );
 
 const viewInput = z.object({
-  name: z.string().trim().min(1, "Give the view a name.").max(80, "At most 80 characters."),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Give the view a name.")
+    .max(80, "At most 80 characters.")
+    .refine(isUsableFilterText, filterTextMessage),
   query: z.string().max(4000),
 });
 
@@ -42,6 +49,15 @@ const save = authorizedAction("operations.read", viewInput, async (input, user) 
       code: "invalid" as const,
       message: parsed.message,
       fieldErrors: parsed.fieldErrors,
+    };
+  }
+  const allowed = maySearch(user.role, parsed.filter.q);
+  if (!allowed.ok) {
+    return {
+      ok: false as const,
+      code: "invalid" as const,
+      message: allowed.message,
+      fieldErrors: { q: [allowed.message] },
     };
   }
   const view = await saveView(user.id, input.name, viewParams(parsed.filter).toString());

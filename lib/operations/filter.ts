@@ -7,6 +7,7 @@ import { z } from "zod";
 import { OPERATION_STATUSES, OPERATION_TYPES, type OperationStatus } from "@/lib/platform/schemas";
 import { Decimal } from "@/lib/money/decimal";
 import { canonicalTimeZone, isDateOnly, isLocalDateTime, nextDay, zonedToUtc } from "@/lib/time/zone";
+import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 import { columnKeys, defaultColumns, type OperationColumn } from "./columns";
 import { decodeCursor, type Cursor } from "./cursor";
 
@@ -51,6 +52,7 @@ export const operationFilterSchema = z
     to: localDateTime.optional(),
     tz: z
       .string()
+      .refine(isUsableFilterText, filterTextMessage)
       .transform((value, ctx) => {
         const zone = canonicalTimeZone(value);
         if (zone) return zone;
@@ -60,7 +62,13 @@ export const operationFilterSchema = z
       .default("UTC"),
     amountMin: amount.optional(),
     amountMax: amount.optional(),
-    q: z.string().trim().min(1).max(200, "Search text is at most 200 characters.").optional(),
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200, "Search text is at most 200 characters.")
+      .refine(isUsableFilterText, filterTextMessage)
+      .optional(),
     stuck: z
       .literal("1", { error: 'stuck is "1" (only operations flagged as stuck) or left out.' })
       .optional()

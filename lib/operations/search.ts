@@ -7,6 +7,15 @@ import { isUuid } from "@/lib/uuid";
 const LAST_DIGITS = /^\d{4,34}$/;
 
 /**
+ * The digits a search text matches against the end of recipient numbers, or null when it does not
+ * reach numbers at all. Who may run such a search is decided in search-policy.ts.
+ */
+export function recipientDigits(q: string): string | null {
+  const text = q.trim();
+  return LAST_DIGITS.test(text) ? text : null;
+}
+
+/**
  * Turns the search box text into a condition on the operation `o`: an operation id, an
  * idTransactionMerchant (exact), a traceID of any API call or webhook about the operation, or the last
  * digits of the recipient number (pay-in details, or the pay-out request's recipient).
@@ -62,8 +71,9 @@ export async function searchCondition(q: string): Promise<Prisma.Sql> {
       Prisma.sql`SELECT id FROM "Operation" WHERE id IN (${Prisma.join([...ids].map((id) => Prisma.sql`${id}::uuid`))})`,
     );
   }
-  if (LAST_DIGITS.test(text)) {
-    const suffix = `%${text}`;
+  const digits = recipientDigits(text);
+  if (digits !== null) {
+    const suffix = `%${digits}`;
     matches.push(Prisma.sql`SELECT id FROM "Operation" WHERE "detailsNumber" LIKE ${suffix}`);
     matches.push(
       Prisma.sql`SELECT "operationId" FROM "PayoutRequest" WHERE "recipientNumber" LIKE ${suffix} AND "operationId" IS NOT NULL`,

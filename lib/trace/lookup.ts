@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { maskNumbersInJsonText } from "@/lib/operations/mask";
@@ -6,8 +7,28 @@ import { presentApiCall, type ApiCallItem } from "@/lib/operations/detail";
 import { buildTimeline, type TimelineEntry } from "@/lib/operations/timeline";
 import type { OperationType } from "@/lib/platform/schemas";
 import { isUuid } from "@/lib/uuid";
+import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const LIMIT = 100;
+
+const traceQuerySchema = z
+  .string()
+  .trim()
+  .max(200, "Paste at most 200 characters.")
+  .refine(isUsableFilterText, filterTextMessage);
+
+/** The lookup text as typed (empty: nothing to look up), or the reason it cannot be looked up. */
+export function parseTraceQuery(
+  raw: string,
+): { ok: true; q: string } | { ok: false; q: string; message: string } {
+  const parsed = traceQuerySchema.safeParse(raw);
+  if (parsed.success) return { ok: true, q: parsed.data };
+  return {
+    ok: false,
+    q: raw.trim(),
+    message: parsed.error.issues[0]?.message ?? "This text cannot be looked up.",
+  };
+}
 
 /** One recorded platform call, as on the operation page, plus who made it and the redacted bodies. */
 export type TraceCall = Omit<ApiCallItem, "actorEmail"> & {

@@ -14,6 +14,7 @@ import { filterParams, parseOperationFilter, viewParams } from "@/lib/operations
 import { presentListRow } from "@/lib/operations/present";
 import { listOperations } from "@/lib/operations/queries";
 import { listSavedViews } from "@/lib/operations/saved-views";
+import { authorizeSearch } from "@/lib/operations/search-policy";
 
 export const metadata: Metadata = { title: "Operations" };
 
@@ -36,20 +37,21 @@ export default async function OperationsPage({ searchParams }: { searchParams: P
   const values = formValues(raw);
   const views = await listSavedViews(user.id);
 
-  if (!parsed.ok) {
-    return (
-      <section className="space-y-4">
-        <h1 className="text-2xl font-semibold">Operations</h1>
-        <p
-          role="alert"
-          className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
-        >
-          {parsed.message}
-        </p>
-        <FiltersForm values={values} errors={parsed.fieldErrors} />
-      </section>
-    );
-  }
+  const refused = (message: string, errors: Record<string, string[]>) => (
+    <section className="space-y-4">
+      <h1 className="text-2xl font-semibold">Operations</h1>
+      <p
+        role="alert"
+        className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+      >
+        {message}
+      </p>
+      <FiltersForm values={values} errors={errors} />
+    </section>
+  );
+  if (!parsed.ok) return refused(parsed.message, parsed.fieldErrors);
+  const search = await authorizeSearch(user, parsed.filter.q, "list");
+  if (!search.ok) return refused("The search was not run.", { q: [search.message] });
 
   const filter = parsed.filter;
   const [page, balanceCurrency] = await Promise.all([listOperations(filter), getBalanceCurrency()]);
@@ -89,7 +91,10 @@ export default async function OperationsPage({ searchParams }: { searchParams: P
         balanceCurrency={balanceCurrency}
         filterQuery={filterParams(filter).toString()}
         watchNewerThan={
-          firstPage && newest ? encodeCursor({ dateAdded: newest.dateAdded, id: newest.id }) : null
+          // Counting newer matches re-runs the search every few seconds: not for a (limited) digit search.
+          firstPage && newest && !search.digitSearch
+            ? encodeCursor({ dateAdded: newest.dateAdded, id: newest.id })
+            : null
         }
         firstPageHref={view.toString() ? `/operations?${view.toString()}` : "/operations"}
       />

@@ -6,7 +6,7 @@ import { Field } from "@/components/ui/field";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getEnv } from "@/lib/env";
 import { buildSupportBundle } from "@/lib/trace/bundle";
-import { lookupTrace } from "@/lib/trace/lookup";
+import { lookupTrace, parseTraceQuery } from "@/lib/trace/lookup";
 
 export const metadata: Metadata = { title: "Trace lookup" };
 
@@ -17,9 +17,10 @@ export default async function TracePage({
 }) {
   await requirePagePermission("trace.read");
   const { q: raw } = await searchParams;
-  const q = typeof raw === "string" ? raw.trim() : "";
-  const error = q.length > 200 ? "Paste at most 200 characters." : null;
-  const lookup = q && !error ? await lookupTrace(q) : null;
+  const parsed = parseTraceQuery(typeof raw === "string" ? raw : "");
+  const q = parsed.q;
+  const error = parsed.ok ? null : parsed.message;
+  const lookup = parsed.ok && q ? await lookupTrace(q) : null;
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">Trace lookup</h1>

@@ -4,6 +4,7 @@ import { decodeCursor } from "@/lib/operations/cursor";
 import { parseOperationFilter } from "@/lib/operations/filter";
 import { presentListRow } from "@/lib/operations/present";
 import { countNewer, listOperations, operationsByIds } from "@/lib/operations/queries";
+import { authorizeSearch, searchRefusalResponse } from "@/lib/operations/search-policy";
 import { MAX_PAGE_SIZE } from "@/lib/operations/filter";
 
 const liveParams = z.object({
@@ -23,7 +24,7 @@ const liveParams = z.object({
  * JSON for the list's live refresh. With the filter only: one page (like the list). With `ids`: the
  * current state of those rows. With `newerThan`: how many matching operations are newer than it.
  */
-export const GET = withPermission("operations.read", async (request) => {
+export const GET = withPermission("operations.read", async (request, user) => {
   const params = new URL(request.url).searchParams;
   const live = liveParams.safeParse({
     ids: params.get("ids") ?? undefined,
@@ -44,6 +45,11 @@ export const GET = withPermission("operations.read", async (request) => {
   }
   const { ids, newerThan } = live.data;
   const filter = parsed.filter;
+  // With `ids` alone the filter's search does not run (the rows are read by id).
+  if (!ids || newerThan) {
+    const allowed = await authorizeSearch(user, filter.q, "api");
+    if (!allowed.ok) return searchRefusalResponse(allowed);
+  }
   const [page, newer] = await Promise.all([
     ids
       ? operationsByIds(ids).then((rows) => ({ rows, nextCursor: null, prevCursor: null }))

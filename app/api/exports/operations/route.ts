@@ -3,7 +3,8 @@ import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
 import { csvStream, databaseKnowsZone, exportOperationsCsv } from "@/lib/operations/export";
-import { filterParams, parseOperationFilter } from "@/lib/operations/filter";
+import { parseOperationFilter } from "@/lib/operations/filter";
+import { authorizeSearch, filterForAudit, searchRefusalResponse } from "@/lib/operations/search-policy";
 
 /** CSV of every operation matching the filter (same query parameters as the list), streamed. */
 export const GET = withPermission("operations.export", async (request, user) => {
@@ -38,6 +39,8 @@ export const GET = withPermission("operations.export", async (request, user) => 
       { status: 400 },
     );
   }
+  const allowed = await authorizeSearch(user, filter.q, "export");
+  if (!allowed.ok) return searchRefusalResponse(allowed);
   await getDb().$transaction((tx) =>
     audit(
       tx,
@@ -45,7 +48,7 @@ export const GET = withPermission("operations.export", async (request, user) => 
       {
         action: "operations.export",
         targetType: "operations",
-        after: { filter: filterParams(filter).toString() },
+        after: { filter: filterForAudit(filter) },
       },
     ),
   );
