@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { cliActor } from "../lib/audit/log";
+import { roles } from "../lib/auth/permissions";
 import {
   createUser,
   disableUser,
@@ -13,7 +14,7 @@ import {
 import { loadDotEnv } from "./lib/dotenv";
 
 const usage = `usage: npm run user -- <command> [options]
-  create          --email a@b.c --role admin|finance|approver|support [--name "..."] [--password ...]
+  create          --email a@b.c --role ${roles.join("|")} [--name "..."] [--password ...]
   list
   set-role        --email a@b.c --role ...
   disable         --email a@b.c

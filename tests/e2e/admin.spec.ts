@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import type { Role } from "../../lib/auth/permissions";
 
 // Administration, pay-ins and links, settings, webhook inbox, reconciliation and home, in Chromium
 // against the sandbox (scripts/e2e.ts). Other specs share the database: names and emails are unique.
-type Role = "admin" | "finance" | "approver" | "support";
 
 async function signIn(page: Page, role: Role) {
   await signInWith(page, `${role}@paydesk.local`, `paydesk-${role}-demo`);

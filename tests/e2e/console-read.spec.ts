@@ -1,8 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { seeded } from "./fixtures/mirror-data";
+import type { Role } from "../../lib/auth/permissions";
 
 // Needs the mirror seeded by tests/e2e/fixtures/seed-mirror.ts (scripts/e2e.ts does it).
-type Role = "admin" | "finance" | "approver" | "support";
 
 async function signIn(page: Page, role: Role) {
   await page.goto("/login");

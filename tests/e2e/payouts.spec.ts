@@ -1,10 +1,10 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { formatMoney } from "../../lib/money/format";
 import { luhnValid } from "../../lib/payouts/luhn";
+import type { Role } from "../../lib/auth/permissions";
 
 // Started by scripts/e2e.ts: the app on a throw-away database, the sandbox at SANDBOX_URL (its demo
 // merchant's webhook URL points at the app) and the worker that processes webhooks.
-type Role = "admin" | "finance" | "approver" | "support";
 const sandboxUrl = process.env.SANDBOX_URL ?? "http://127.0.0.1:4010";
 
 async function signIn(page: Page, role: Role) {

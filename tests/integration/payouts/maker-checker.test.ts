@@ -19,13 +19,14 @@ import { submitPayout, syncSubmittingPayouts } from "@/lib/payouts/submit";
 import { getPayoutDetail } from "@/lib/payouts/queries";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
+import type { Role as StaffRole } from "@/lib/auth/permissions";
 
 let sandbox: Sandbox;
 let platform: PlatformClient;
 const db = getDb();
 const noThresholds: Thresholds = { autoApproveBelow: null, twoApprovalsAbove: null };
 
-type Role = "admin" | "finance" | "approver";
+type Role = Exclude<StaffRole, "support">;
 const staff = {} as Record<"maker" | "approver1" | "approver2" | "approver3" | "admin", PayoutActor>;
 
 async function actor(role: Role): Promise<PayoutActor> {
