@@ -6,11 +6,12 @@ import { Button } from "@/components/ui/button";
 import { saveSettingAction } from "@/lib/settings/actions";
 import type { SettingKey } from "@/lib/settings/settings";
 
-type Kind = "text" | "list" | "secret";
+type Kind = "text" | "list" | "secret" | "toggle";
 
 /**
  * One setting's form. `list` is edited one entry per line (commas also separate); `secret` is never
- * prefilled (the server only says whether one is configured) and can be replaced or cleared.
+ * prefilled (the server only says whether one is configured) and can be replaced or cleared; `toggle`
+ * is a checkbox saved as true or false (initial "true" when on).
  */
 export function SettingForm({
   settingKey,
@@ -57,7 +58,9 @@ export function SettingForm({
           .split(/[\s,]+/)
           .map((s) => s.trim())
           .filter(Boolean)
-      : value;
+      : kind === "toggle"
+        ? value === "true"
+        : value;
 
   const invalid = result !== null && !result.ok;
   const inputClass =
@@ -75,7 +78,17 @@ export function SettingForm({
         {label}
       </label>
       {hint && <p className="text-xs text-zinc-500">{hint}</p>}
-      {kind === "list" ? (
+      {kind === "toggle" ? (
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === "true"}
+          onChange={(e) => setValue(String(e.target.checked))}
+          aria-invalid={invalid}
+          aria-describedby={invalid ? errorId : undefined}
+          className="h-4 w-4"
+        />
+      ) : kind === "list" ? (
         <textarea
           id={id}
           value={value}

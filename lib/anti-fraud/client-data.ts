@@ -2,6 +2,7 @@
 // sent: the platform refuses dummy values with `fraud` (spec: Endpoints › POST /host2host/payin, rule 1).
 // Client-safe, so forms show the same messages. Used by pay-outs, pay-ins and payment links.
 import type { z } from "zod";
+import { unsafeTextProblem } from "@/lib/validation/text";
 
 const PLACEHOLDER_IDS = new Set([
   "0",
@@ -43,6 +44,8 @@ const PLACEHOLDER_IDS = new Set([
 export function clientIdProblem(id: string): string | null {
   const v = id.trim().toLowerCase();
   if (v === "") return "Enter the end client's id in your system.";
+  const unsafe = unsafeTextProblem("client id", v);
+  if (unsafe) return unsafe;
   const compact = v.replace(/[-\s]/g, "");
   if (PLACEHOLDER_IDS.has(v) || /^(.)\1*$/.test(compact) || /^random/.test(v) || /^<.*>$/.test(v))
     return `"${id.trim()}" looks like a placeholder; the anti-fraud check refuses dummy ids. Use the end client's real id in your system.`;

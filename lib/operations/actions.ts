@@ -1,14 +1,13 @@
 "use server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
-import { audit } from "@/lib/audit/log";
-import { getDb } from "@/lib/db";
 import { readRecipientNumber } from "@/lib/operations/detail";
 import { parseOperationFilter, viewParams } from "@/lib/operations/filter";
 import { refreshOperation } from "@/lib/operations/refresh";
 import { deleteView, saveView } from "@/lib/operations/saved-views";
 import { maySearch } from "@/lib/operations/search-policy";
-import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
+import { revealRecipientNumber } from "@/lib/recipients/reveal";
+import { safeText } from "@/lib/validation/text";
 
 const operationId = z.object({ id: z.uuid("Not an operation id.").transform((s) => s.toLowerCase()) });
 
@@ -16,19 +15,8 @@ const refresh = authorizedAction("operations.refresh", operationId, (input, user
   refreshOperation(input.id, user.id),
 );
 
-const reveal = authorizedAction("recipients.reveal", operationId, async (input, user) =>
-  getDb().$transaction(async (tx) => {
-    const number = await readRecipientNumber(input.id);
-    if (number === null) {
-      return { ok: false as const, code: "not_found" as const, message: "This operation has no number." };
-    }
-    await audit(
-      tx,
-      { userId: user.id, email: user.email },
-      { action: "recipient.reveal", targetType: "operation", targetId: input.id },
-    );
-    return { ok: true as const, number };
-  }),
+const reveal = authorizedAction("recipients.reveal", operationId, (input, user) =>
+  revealRecipientNumber(user, { type: "operation", id: input.id }, readRecipientNumber),
 );
 
 const viewInput = z.object({
@@ -37,7 +25,7 @@ const viewInput = z.object({
     .trim()
     .min(1, "Give the view a name.")
     .max(80, "At most 80 characters.")
-    .refine(isUsableFilterText, filterTextMessage),
+    .superRefine(safeText("view name")),
   query: z.string().max(4000),
 });
 

@@ -15,6 +15,7 @@ import {
   normalisePaymentMethod,
   RUB_METHODS,
 } from "@/lib/platform/payment-methods";
+import { safeText } from "@/lib/validation/text";
 
 /** Methods offered for pay-in (every RUB method, the known mono-bank pairs, KZT and AZN). */
 export const payInMethods = [...RUB_METHODS, ...KNOWN_MONO_BANK_METHODS, ...KZT_METHODS, ...AZN_METHODS];
@@ -85,6 +86,7 @@ export const payInFormSchema = z
       .string({ error: "The URL must be text." })
       .trim()
       .max(2000, "At most 2000 characters.")
+      .superRefine(safeText("success redirect URL"))
       .transform((v) => (v === "" ? undefined : v))
       .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
       .optional(),
@@ -92,6 +94,7 @@ export const payInFormSchema = z
       .string({ error: "The URL must be text." })
       .trim()
       .max(2000, "At most 2000 characters.")
+      .superRefine(safeText("failure redirect URL"))
       .transform((v) => (v === "" ? undefined : v))
       .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
       .optional(),

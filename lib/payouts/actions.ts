@@ -24,6 +24,7 @@ import {
 } from "./requests";
 import { cancelSchema, decisionSchema, payoutFormSchema, payoutIdSchema, type PayoutForm } from "./schemas";
 import { getSettings } from "@/lib/settings/settings";
+import { checkWebhookUrl } from "@/lib/validation/webhook-url";
 import { submitPayout } from "./submit";
 
 /** A form posted as FormData is read as its fields; objects pass through unchanged. */
@@ -61,9 +62,17 @@ function platformProblem(error: unknown, what: string): Refused {
   };
 }
 
-/** Bank from the directory (canonical names only) and a method the tariff allows, as far as known. */
+/**
+ * A webhook URL the platform may call (checked first: a refused one asks nothing of the platform), a
+ * bank from the directory (canonical names only) and a method the tariff allows, as far as known.
+ */
 async function checkWithPlatform(form: PayoutForm, user: StaffUser): Promise<Refused | null> {
   const fieldErrors: FieldErrors = {};
+  const webhookProblem = form.webhookUrl ? await checkWebhookUrl(form.webhookUrl) : null;
+  if (webhookProblem) {
+    fieldErrors.webhookUrl = [webhookProblem];
+    return { ok: false, code: "invalid", message: "Check the highlighted fields.", fieldErrors };
+  }
   const [directory, methods] = await Promise.all([
     getBankDirectory(getPlatformClient(), { actorUserId: user.id }).catch((e: unknown) => e),
     payoutMethodChoices(),

@@ -24,6 +24,7 @@ export type PayoutListItem = {
   currency: string;
   paymentMethod: string;
   bankName: string;
+  /** Always masked; the full number only through the audited reveal (revealPayoutRecipientNumberAction). */
   recipientMasked: string;
   recipientName: string;
   makerEmail: string;
@@ -74,9 +75,6 @@ export async function listPayouts(
 }
 
 export type PayoutDetail = PayoutListItem & {
-  /** Full number only for viewers with recipients.reveal; otherwise the masked one. */
-  recipientNumber: string;
-  recipientRevealed: boolean;
   clientID: string;
   clientIP: string;
   clientDateCreated: string;
@@ -123,7 +121,6 @@ export async function getPayoutDetail(
     paymentCurrency(),
   ]);
   if (!row) return null;
-  const reveal = can(viewer.role, "recipients.reveal");
   const decided = row.approvals.some((a) => a.approverId === viewer.id);
   const mayApprove = can(viewer.role, "payouts.approve");
   let approveBlockedReason: string | null = null;
@@ -143,8 +140,6 @@ export async function getPayoutDetail(
     paymentMethod: row.paymentMethod,
     bankName: row.bankName,
     recipientMasked: maskNumber(row.recipientNumber),
-    recipientNumber: reveal ? row.recipientNumber : maskNumber(row.recipientNumber),
-    recipientRevealed: reveal,
     recipientName: row.recipientName,
     makerEmail: row.maker.email,
     makerId: row.makerId,
@@ -187,4 +182,10 @@ export async function getPayoutDetail(
     },
     approveBlockedReason,
   };
+}
+
+/** The unmasked recipient number of a pay-out request: only for the audited reveal action. */
+export async function readPayoutRecipientNumber(id: string): Promise<string | null> {
+  const row = await getDb().payoutRequest.findUnique({ where: { id }, select: { recipientNumber: true } });
+  return row?.recipientNumber ?? null;
 }

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { getLog } from "@/lib/log";
 import { decideDrift } from "@/lib/reconcile/drift-actions";
+import { safeText } from "@/lib/validation/text";
 
 const driftInput = z
   .object({
@@ -16,7 +17,8 @@ const driftInput = z
       .string({ error: "Write a note." })
       .trim()
       .min(3, "Write a note of at least 3 characters: what was checked or done.")
-      .max(2000, "At most 2000 characters."),
+      .max(2000, "At most 2000 characters.")
+      .superRefine(safeText("note")),
   })
   .strict();
 

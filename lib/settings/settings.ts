@@ -15,6 +15,8 @@ export const settingsSchema = z.object({
   stuckOperationMinutes: z.number().int().positive(),
   autoApproveBelow: z.string().nullable(),
   twoApprovalsAbove: z.string().nullable(),
+  /** Per-operation webhook URLs may point at loopback, private and link-local addresses (test benches). */
+  allowPrivateWebhookUrls: z.boolean(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -28,6 +30,7 @@ function defaults(): Settings {
     stuckOperationMinutes: 60,
     autoApproveBelow: null,
     twoApprovalsAbove: null,
+    allowPrivateWebhookUrls: false,
   };
 }
 
@@ -117,6 +120,7 @@ export const settingValueSchemas = {
     }),
   autoApproveBelow: thresholdSchema.nullable(),
   twoApprovalsAbove: thresholdSchema.nullable(),
+  allowPrivateWebhookUrls: z.boolean({ error: "Choose on or off." }),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {

@@ -5,7 +5,7 @@ import { authorizedAction } from "@/lib/auth/action";
 import type { StaffUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
-import { emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
+import { emailSchema, nameSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 import {
   createUser,
   disableUser,
@@ -20,7 +20,7 @@ const usersFormSchema = z
   .object({
     userId: z.uuid({ error: "Not a user id." }).transform((s) => s.toLowerCase()),
     email: emailSchema,
-    name: z.string({ error: "The name must be text." }).trim().max(200, "At most 200 characters.").optional(),
+    name: nameSchema.optional(),
     role: roleSchema,
     // Empty: a password is generated and shown once.
     password: z.union([z.literal(""), passwordSchema], { error: "The password must be text." }).optional(),

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { Money } from "@/components/money/money";
 import { StatusBadge } from "@/components/operations/status-badge";
 import { PayoutStatusBadge } from "@/components/payouts/payout-status-badge";
+import { RevealNumber } from "@/components/recipients/reveal-number";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { listPayouts, parseStatusFilter } from "@/lib/payouts/queries";
@@ -20,6 +21,7 @@ export default async function PayoutsPage({
   const { status: statusParam } = await searchParams;
   const status = parseStatusFilter(statusParam);
   const rows = await listPayouts({ status });
+  const canReveal = can(user.role, "recipients.reveal");
 
   return (
     <section className="space-y-4">
@@ -92,7 +94,11 @@ export default async function PayoutsPage({
                   </td>
                   <td className="px-3 py-2">{r.paymentMethod}</td>
                   <td className="px-3 py-2">
-                    <span className="font-mono">{r.recipientMasked}</span>
+                    <RevealNumber
+                      target={{ type: "payoutRequest", id: r.id }}
+                      masked={r.recipientMasked}
+                      canReveal={canReveal}
+                    />
                     <span className="block text-xs text-zinc-500">{r.bankName}</span>
                   </td>
                   <td className="px-3 py-2">

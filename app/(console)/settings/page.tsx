@@ -96,6 +96,13 @@ export default async function SettingsPage() {
           kind="secret"
           clearable={visible.webhookBearerTokenConfigured}
         />
+        <SettingForm
+          settingKey="allowPrivateWebhookUrls"
+          label="Allow private webhook URLs on pay-outs"
+          hint="Off: a pay-out's own webhook URL may not point at localhost, private, loopback or link-local addresses. Turn on only for a test bench whose platform runs on the same network."
+          kind="toggle"
+          initial={String(visible.allowPrivateWebhookUrls)}
+        />
       </Card>
 
       <Card title="Pay-out approvals">

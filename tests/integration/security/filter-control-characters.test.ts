@@ -36,7 +36,8 @@ vi.mock("@/lib/trace/lookup", async (importOriginal) => {
   return { ...original, lookupTrace: vi.fn(original.lookupTrace) };
 });
 
-const MESSAGE = /control or invisible formatting characters/;
+// Filters say it in one sentence, human-text fields (a view name) name the field and the character.
+const MESSAGE = /control or invisible formatting characters|invisible or control characters \(U\+/;
 const CHARACTERS = [
   ["NUL", "\u0000"],
   ["U+0001", "\u0001"],

@@ -4,10 +4,10 @@ import { notFound } from "next/navigation";
 import { Money, Rate } from "@/components/money/money";
 import { ApiCalls } from "@/components/operations/api-calls";
 import { RefreshButton } from "@/components/operations/refresh-button";
-import { RevealNumber } from "@/components/operations/reveal-number";
 import { StatusBadge } from "@/components/operations/status-badge";
 import { Timeline } from "@/components/operations/timeline";
 import { WebhookDeliveries } from "@/components/operations/webhook-deliveries";
+import { RevealNumber } from "@/components/recipients/reveal-number";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getOperationDetail } from "@/lib/operations/detail";
@@ -94,7 +94,7 @@ export default async function OperationPage({
           <DetailRow label={op.typeOperation === "payIn" ? "Details number" : "Recipient number"}>
             {op.numberMasked ? (
               <RevealNumber
-                operationId={op.id}
+                target={{ type: "operation", id: op.id }}
                 masked={op.numberMasked}
                 canReveal={can(user.role, "recipients.reveal")}
               />

@@ -7,6 +7,7 @@ import { DecisionForm } from "@/components/payouts/decision-form";
 import { PayoutStatusBadge } from "@/components/payouts/payout-status-badge";
 import { PlatformErrorNotice } from "@/components/payouts/platform-error";
 import { RequestButtons } from "@/components/payouts/request-buttons";
+import { RevealNumber } from "@/components/recipients/reveal-number";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getPayoutDetail } from "@/lib/payouts/queries";
@@ -104,9 +105,11 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
           <DetailRow label="Payment method">{p.paymentMethod}</DetailRow>
           <DetailRow label="Bank">{p.bankName}</DetailRow>
           <DetailRow label="Recipient number">
-            <span className="font-mono" data-testid="payout-recipient">
-              {p.recipientNumber}
-            </span>
+            <RevealNumber
+              target={{ type: "payoutRequest", id: p.id }}
+              masked={p.recipientMasked}
+              canReveal={can(user.role, "recipients.reveal")}
+            />
           </DetailRow>
           <DetailRow label="Recipient name">{p.recipientName || "(empty)"}</DetailRow>
           <DetailRow label="Client id">{p.clientID}</DetailRow>

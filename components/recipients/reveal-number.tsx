@@ -1,14 +1,23 @@
 "use client";
 import { useState, useTransition } from "react";
 import { revealRecipientNumberAction } from "@/lib/operations/actions";
+import { revealPayoutRecipientNumberAction } from "@/lib/payouts/recipient-actions";
+
+/** Whose number it is: each has its own audited reveal action. */
+export type RevealTarget = { type: "operation" | "payoutRequest"; id: string };
+
+const revealActions = {
+  operation: revealRecipientNumberAction,
+  payoutRequest: revealPayoutRecipientNumberAction,
+} satisfies Record<RevealTarget["type"], (input: { id: string }) => Promise<unknown>>;
 
 /** The masked number, with a Reveal button for roles that may see it (each reveal is audited). */
 export function RevealNumber({
-  operationId,
+  target,
   masked,
   canReveal,
 }: {
-  operationId: string;
+  target: RevealTarget;
   masked: string;
   canReveal: boolean;
 }) {
@@ -17,7 +26,7 @@ export function RevealNumber({
   const [error, setError] = useState<string | null>(null);
   const reveal = () =>
     startTransition(async () => {
-      const r = await revealRecipientNumberAction({ id: operationId });
+      const r = await revealActions[target.type]({ id: target.id });
       if (r.ok) setNumber(r.number);
       else setError(r.message);
     });

@@ -1,0 +1,14 @@
+"use server";
+import { authorizedAction } from "@/lib/auth/action";
+import { revealRecipientNumber } from "@/lib/recipients/reveal";
+import { readPayoutRecipientNumber } from "./queries";
+import { payoutIdSchema } from "./schemas";
+
+const reveal = authorizedAction("recipients.reveal", payoutIdSchema, (input, user) =>
+  revealRecipientNumber(user, { type: "payoutRequest", id: input.id }, readPayoutRecipientNumber),
+);
+
+/** Shows a pay-out request's recipient number unmasked; every reveal is audited (recipients.reveal). */
+export async function revealPayoutRecipientNumberAction(input: unknown) {
+  return reveal(input);
+}
