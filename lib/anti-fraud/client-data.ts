@@ -1,7 +1,8 @@
 // The end client's anti-fraud data (clientID, clientIP, clientDateCreated) checked before anything is
 // sent: the platform refuses dummy values with `fraud` (spec: Endpoints › POST /host2host/payin, rule 1).
 // Client-safe, so forms show the same messages. Used by pay-outs, pay-ins and payment links.
-import type { z } from "zod";
+import { z } from "zod";
+import { refuseWith, textField } from "@/lib/validation/fields";
 import { unsafeTextProblem } from "@/lib/validation/text";
 
 const PLACEHOLDER_IDS = new Set([
@@ -156,9 +157,20 @@ export function parseClientDateCreated(
   return { ok: true, date: at };
 }
 
-export function refuseWith(problem: (v: string) => string | null) {
-  return (v: string, ctx: z.RefinementCtx) => {
-    const message = problem(v);
-    if (message) ctx.addIssue({ code: "custom", message });
-  };
-}
+export const CLIENT_DATA_LIMITS = { clientID: 128, clientIP: 64, clientDateCreated: 40 } as const;
+
+/** The three anti-fraud fields, declared once for pay-outs, pay-ins and payment links. */
+export const clientDataFields = {
+  clientID: textField("client id", CLIENT_DATA_LIMITS.clientID).superRefine(refuseWith(clientIdProblem)),
+  clientIP: textField("client IP address", CLIENT_DATA_LIMITS.clientIP).superRefine(
+    refuseWith(clientIpProblem),
+  ),
+  clientDateCreated: textField("client registration date", CLIENT_DATA_LIMITS.clientDateCreated).transform(
+    (v, ctx) => {
+      const parsed = parseClientDateCreated(v);
+      if (parsed.ok) return parsed.date.toISOString();
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    },
+  ),
+};

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import { finalStatuses } from "@/lib/operations/status";
 
 export type Attention = {
   approvalsWaiting: number;
@@ -21,7 +22,7 @@ export async function getAttention(now = new Date()): Promise<Attention> {
     await Promise.all([
       db.payoutRequest.count({ where: { status: "awaiting_approval" } }),
       db.operation.count({
-        where: { stuckFlaggedAt: { not: null }, status: { notIn: ["success", "failed"] } },
+        where: { stuckFlaggedAt: { not: null }, status: { notIn: [...finalStatuses] } },
       }),
       db.webhookDelivery.count({
         where: { outcome: { in: ["failed", "disagreement"] }, receivedAt: { gte: dayAgo } },

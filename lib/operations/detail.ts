@@ -2,6 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import type { ApiCall } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource, WebhookOutcome } from "@/lib/generated/prisma/enums";
+import { effectiveAmountRandomized } from "@/lib/platform/amounts";
 import type { OperationType } from "@/lib/platform/schemas";
 import { getBalanceCurrency } from "./balance-currency";
 import { maskNumber, maskNumbersInJson } from "./mask";
@@ -140,7 +141,7 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     currency: op.currency,
     balanceCurrency,
     amountInitial: op.amountInitial.toFixed(),
-    amountRandomized: text(op.amountRandomized),
+    amountRandomized: effectiveAmountRandomized(op).toFixed(),
     amount: op.amount.toFixed(),
     amountComission: text(op.amountComission),
     amountInCurrencyBalance: text(op.amountInCurrencyBalance),

@@ -1,12 +1,7 @@
 // One schema for the pay-in and payment-link forms; each form picks its fields. Client-safe (no server
 // imports) so forms can show the same limits.
 import { z } from "zod";
-import {
-  clientIdProblem,
-  clientIpProblem,
-  parseClientDateCreated,
-  refuseWith,
-} from "@/lib/anti-fraud/client-data";
+import { clientDataFields } from "@/lib/anti-fraud/client-data";
 import { Decimal } from "@/lib/money/decimal";
 import {
   AZN_METHODS,
@@ -59,29 +54,7 @@ export const payInFormSchema = z
         }
         return method;
       }),
-    clientID: z
-      .string({ error: "Enter the client's id in your system." })
-      .trim()
-      .min(1, "Enter the client's id in your system.")
-      .max(128, "At most 128 characters.")
-      .superRefine(refuseWith(clientIdProblem)),
-    clientIP: z
-      .string({ error: "Enter the client's IP address." })
-      .trim()
-      .min(1, "Enter the client's IP address.")
-      .max(45, "Not an IP address.")
-      .superRefine(refuseWith(clientIpProblem)),
-    clientDateCreated: z
-      .string({ error: "Enter when the client registered, e.g. 2023-04-01." })
-      .trim()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, "Enter when the client registered, e.g. 2023-04-01.")
-      .superRefine(
-        refuseWith((v) => {
-          const parsed = parseClientDateCreated(v);
-          return parsed.ok ? null : parsed.message;
-        }),
-      )
-      .transform((v) => `${v}T00:00:00.000Z`),
+    ...clientDataFields,
     redirectSuccessURL: z
       .string({ error: "The URL must be text." })
       .trim()

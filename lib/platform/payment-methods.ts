@@ -14,8 +14,6 @@ export const RUB_METHODS = [
 ] as const;
 export const KZT_METHODS = ["kzt_c2c", "kzt_sbp", "kzt_mobile", "kzt_qr", "kzt_transgran"] as const;
 export const AZN_METHODS = ["azn_c2c", "azn_quasi"] as const;
-/** RUB methods that only exist for pay-in. */
-export const PAYIN_ONLY_RUB_METHODS = ["transgran", "transgranSBP", "nspk", "ecom", "mobile"] as const;
 /** Mono-bank aliases seen in public integrations (the real list comes from the account manager). */
 export const KNOWN_MONO_BANK_METHODS = [
   "sber_sber",

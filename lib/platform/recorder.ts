@@ -42,20 +42,6 @@ export interface ApiCallRecorder {
 
 export const noopRecorder: ApiCallRecorder = { record: () => undefined };
 
-/** Keeps records in memory (tests, scripts). */
-export class InMemoryRecorder implements ApiCallRecorder {
-  readonly calls: ApiCallRecord[] = [];
-  record(call: ApiCallRecord): void {
-    this.calls.push(call);
-  }
-  byTraceID(traceID: string): ApiCallRecord[] {
-    return this.calls.filter((c) => c.traceID === traceID);
-  }
-  clear(): void {
-    this.calls.length = 0;
-  }
-}
-
 /** Fields holding recipient details (card, phone, account) wherever they appear in a body. */
 const MASKED_KEYS = new Set(["number", "numberAdditional"]);
 

@@ -27,7 +27,6 @@ export const OPERATION_STATUSES = [
   "failed",
 ] as const;
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
-export const FINAL_STATUSES: readonly OperationStatus[] = ["success", "failed"];
 export const OPERATION_TYPES = ["payIn", "payOut"] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 

@@ -8,6 +8,7 @@ import { applySnapshotsBatch } from "@/lib/operations/apply-batch";
 import type { PlatformClient } from "@/lib/platform/client";
 import { findDrift } from "@/lib/reconcile/drift";
 import { walkOperations } from "@/lib/reconcile/walk";
+import { finalStatuses } from "@/lib/operations/status";
 
 const RUNNER_LOCK = 7_370_001;
 
@@ -60,7 +61,7 @@ async function incrementalLowerBound(overlapMinutes: number): Promise<Date | nul
   });
   if (!last?.watermark) return null;
   const oldestOpen = await db.operation.findFirst({
-    where: { status: { notIn: ["success", "failed"] } },
+    where: { status: { notIn: [...finalStatuses] } },
     orderBy: { dateAdded: "asc" },
     select: { dateAdded: true },
   });

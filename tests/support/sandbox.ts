@@ -1,7 +1,7 @@
 // A sandbox platform per test file, and a Paydesk platform client pointed at it.
 import { createSandbox, type Sandbox, type SandboxOptions } from "../../sandbox/index";
 import { createPlatformClient, type PlatformClient } from "@/lib/platform/client";
-import { InMemoryRecorder } from "@/lib/platform/recorder";
+import { InMemoryRecorder } from "./in-memory-recorder";
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return createSandbox({ port: 0, webhookRetry: { baseMs: 20, attempts: 4 }, ...options });

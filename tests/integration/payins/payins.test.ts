@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
-import type { InMemoryRecorder } from "@/lib/platform/recorder";
+import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { createStaff } from "../../support/mirror";
 import { clientFor, startSandbox } from "../../support/sandbox";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, test, vi } from 
 import type { Sandbox } from "../../../sandbox/index";
 import { roles, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
-import type { InMemoryRecorder } from "@/lib/platform/recorder";
+import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, test, vi } from 
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import { luhnValid } from "@/lib/payouts/luhn";
-import type { InMemoryRecorder } from "@/lib/platform/recorder";
+import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { forgetCachedSettings, saveSetting } from "@/lib/settings/settings";
 import { checkWebhookUrl, webhookUrlProblem } from "@/lib/validation/webhook-url";
 import { isolateDatabase } from "../../support/database";

@@ -1,5 +1,5 @@
 import { createPlatformClient, type PlatformClientOptions } from "@/lib/platform/client";
-import { InMemoryRecorder } from "@/lib/platform/recorder";
+import { InMemoryRecorder } from "../../support/in-memory-recorder";
 import type { PayInRequest, PayOutRequest } from "@/lib/platform/requests";
 import type { FakePlatform } from "./fake-platform";
 

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import {
-  InMemoryRecorder,
   maskNumber,
   maskRequestBody,
   maskResponseBody,
   RESPONSE_BODY_LIMIT,
 } from "@/lib/platform/recorder";
+import { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { LosslessNumber } from "@/lib/platform/wire";
 
 describe("masking", () => {

@@ -2,7 +2,7 @@ import { createServer } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { createPlatformClient } from "@/lib/platform/client";
 import { PlatformError } from "@/lib/platform/errors";
-import { InMemoryRecorder } from "@/lib/platform/recorder";
+import { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { FakePlatform, OP_ID, TRACE, operationJson, specError, specOk } from "./fake-platform";
 import { TOKEN, makeClient, payIn, payOut, rejection } from "./helpers";
 

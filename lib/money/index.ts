@@ -1,2 +1,0 @@
-export * from "./decimal";
-export * from "./format";
