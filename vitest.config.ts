@@ -14,6 +14,9 @@ export default defineConfig({
     globalSetup: ["tests/setup/global.ts"],
     setupFiles: ["tests/setup/env.ts"],
     pool: "forks",
+    // next-auth imports `next/headers` without an extension (Node's ESM resolver refuses that) and the
+    // sign-in tests replace `next/headers`: both need vite to load it rather than Node.
+    server: { deps: { inline: ["next-auth"] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

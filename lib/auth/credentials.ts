@@ -1,11 +1,13 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import { isDatabaseUnavailable } from "@/lib/db-unavailable";
+import { createRateLimit } from "@/lib/http/rate-limit";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/permissions";
 
 export const LOCK_AFTER_FAILURES = 5;
 export const LOCK_MINUTES = 15;
-const SLOWDOWN_MS_PER_FAILURE = 300;
+export const SLOWDOWN_MS_PER_FAILURE = 300;
 
 export type SignInUser = {
   id: string;
@@ -14,50 +16,72 @@ export type SignInUser = {
   role: Role;
   sessionVersion: number;
 };
-export type SignInResult =
-  { ok: true; user: SignInUser } | { ok: false; reason: "invalid" | "locked" | "disabled" };
+export type SignInRefusal = "invalid" | "locked" | "disabled" | "unavailable";
+export type SignInResult = { ok: true; user: SignInUser } | { ok: false; reason: SignInRefusal };
 
+/**
+ * Failed attempts per normalised email in this process, whether a user has that email or not: they
+ * drive the growing delay, so an unknown email slows down exactly as an existing one does. Kept in
+ * memory (capped by the limiter's key limit), so made-up emails cost nothing in the database. The
+ * account lock itself is stored on the user and holds across processes.
+ */
+export const failedAttempts = createRateLimit({
+  limit: LOCK_AFTER_FAILURES,
+  windowMs: LOCK_MINUTES * 60_000,
+});
+
+// Same algorithm and cost as the stored hashes, so an unknown email costs the same verification.
 const dummyHash = hashPassword("no user has this password");
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Checks an email and password; counts failures, slows repeated ones and locks the account for a while. */
+/**
+ * Checks an email and password. Until the password is right, every refusal is the same "invalid"
+ * after the same work (one argon2 verification, the same growing delay), whether the email is
+ * unknown, the password wrong, the account locked or disabled: only someone who knows the password
+ * learns that the account is locked or disabled. Five failures lock a real account for a while.
+ * A database that cannot be reached is reported as such, never as a wrong password.
+ */
 export async function checkCredentials(
   email: string,
   password: string,
   now = new Date(),
+  wait: (ms: number) => Promise<void> = sleep,
 ): Promise<SignInResult> {
-  const db = getDb();
-  const user = await db.user.findUnique({
-    where: { email: email.trim().toLowerCase() },
-    omit: { passwordHash: false },
-  });
-  if (!user?.passwordHash) {
-    // Same work as a real check, so response time does not tell which emails exist.
-    await verifyPassword(await dummyHash, password);
+  const key = email.trim().toLowerCase();
+  try {
+    const db = getDb();
+    const user = await db.user.findUnique({ where: { email: key }, omit: { passwordHash: false } });
+    const passwordOk = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
+    const locked = Boolean(user?.lockedUntil && user.lockedUntil > now);
+
+    if (user?.passwordHash && passwordOk) {
+      if (user.disabledAt) return { ok: false, reason: "disabled" };
+      if (locked) return { ok: false, reason: "locked" };
+      await db.user.update({
+        where: { id: user.id },
+        data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: now },
+      });
+      const { id, name, role, sessionVersion } = user;
+      return { ok: true, user: { id, email: user.email, name, role, sessionVersion } };
+    }
+
+    failedAttempts.take(key, now.getTime());
+    if (user?.passwordHash && !user.disabledAt && !locked) {
+      const failures = user.failedSignIns + 1;
+      const locks = failures >= LOCK_AFTER_FAILURES;
+      await db.user.update({
+        where: { id: user.id },
+        data: {
+          failedSignIns: locks ? 0 : failures,
+          lockedUntil: locks ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : undefined,
+        },
+      });
+    }
+    await wait(failedAttempts.used(key, now.getTime()) * SLOWDOWN_MS_PER_FAILURE);
     return { ok: false, reason: "invalid" };
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return { ok: false, reason: "unavailable" };
+    throw error;
   }
-  if (user.disabledAt) return { ok: false, reason: "disabled" };
-  if (user.lockedUntil && user.lockedUntil > now) return { ok: false, reason: "locked" };
-
-  if (await verifyPassword(user.passwordHash, password)) {
-    await db.user.update({
-      where: { id: user.id },
-      data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: now },
-    });
-    const { id, name, role, sessionVersion } = user;
-    return { ok: true, user: { id, email: user.email, name, role, sessionVersion } };
-  }
-
-  const failures = user.failedSignIns + 1;
-  const locks = failures >= LOCK_AFTER_FAILURES;
-  await db.user.update({
-    where: { id: user.id },
-    data: {
-      failedSignIns: locks ? 0 : failures,
-      lockedUntil: locks ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : undefined,
-    },
-  });
-  await sleep(Math.min(failures, LOCK_AFTER_FAILURES) * SLOWDOWN_MS_PER_FAILURE);
-  return { ok: false, reason: locks ? "locked" : "invalid" };
 }

@@ -9,7 +9,9 @@ export type StaffUser = { id: string; email: string; name: string | null; role: 
 
 /**
  * The signed-in staff user, read from the database on every request so that disabling a user or
- * changing their role takes effect at once. Null when not signed in or disabled.
+ * changing their role takes effect at once. Null when not signed in or disabled. `auth()` itself
+ * refuses a cookie whose server-side session ended (signed out, past its lifetime or idle timeout):
+ * see the `jwt` callback in lib/auth/config.ts and lib/auth/session-store.ts.
  */
 export const currentUser = cache(async (): Promise<StaffUser | null> => {
   const session = (await auth()) as { userId?: string; sessionVersion?: number } | null;

@@ -1,10 +1,14 @@
 "use server";
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
 import { z } from "zod";
 import { signIn, signOut } from "@/lib/auth/config";
+import { safeCallbackPath } from "@/lib/auth/safe-callback";
+import { isSignInCode, signInMessages, type SignInCode } from "@/lib/auth/sign-in-messages";
+import { isDatabaseUnavailable } from "@/lib/db-unavailable";
 
 export type SignInState = {
   ok: false;
+  code: SignInCode | "fields";
   message: string;
   fieldErrors?: { email?: string[]; password?: string[] };
 } | null;
@@ -15,15 +19,11 @@ const formSchema = z.object({
   callbackUrl: z.string().optional(),
 });
 
-const messages: Record<string, string> = {
-  invalid: "Wrong email or password.",
-  locked: "Too many failed attempts: this account is locked for a while. Try again later or ask an admin.",
-  disabled: "This account is disabled. Ask an admin.",
-};
-
-/** Only same-site paths may be used after sign-in (no open redirect). */
-function safeRedirect(target: string | undefined): string {
-  return target && target.startsWith("/") && !target.startsWith("//") ? target : "/";
+/** The refusal's code: ours from the credentials check, else "unavailable" or a generic failure. */
+function refusalCode(error: AuthError): SignInCode {
+  const code = error instanceof CredentialsSignin ? error.code : undefined;
+  if (isSignInCode(code)) return code;
+  return isDatabaseUnavailable(error) ? "unavailable" : "failed";
 }
 
 export async function signInAction(_prev: SignInState, formData: FormData): Promise<SignInState> {
@@ -31,6 +31,7 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   if (!parsed.success) {
     return {
       ok: false,
+      code: "fields",
       message: "Check the highlighted fields.",
       fieldErrors: z.flattenError(parsed.error).fieldErrors,
     };
@@ -39,13 +40,13 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
     await signIn("credentials", {
       email: parsed.data.email,
       password: parsed.data.password,
-      redirectTo: safeRedirect(parsed.data.callbackUrl),
+      redirectTo: safeCallbackPath(parsed.data.callbackUrl),
     });
     return null;
   } catch (error) {
     if (error instanceof AuthError) {
-      const code = (error as AuthError & { code?: string }).code ?? "invalid";
-      return { ok: false, message: messages[code] ?? messages.invalid! };
+      const code = refusalCode(error);
+      return { ok: false, code, message: signInMessages[code] };
     }
     throw error;
   }
@@ -56,7 +57,9 @@ const ssoSchema = z.object({ callbackUrl: z.string().max(2000).optional() });
 /** Starts single sign-on with the configured OpenID Connect provider. */
 export async function ssoSignInAction(formData: FormData): Promise<void> {
   const parsed = ssoSchema.safeParse(Object.fromEntries(formData));
-  await signIn("oidc", { redirectTo: safeRedirect(parsed.success ? parsed.data.callbackUrl : undefined) });
+  await signIn("oidc", {
+    redirectTo: safeCallbackPath(parsed.success ? parsed.data.callbackUrl : undefined),
+  });
 }
 
 export async function signOutAction(): Promise<void> {

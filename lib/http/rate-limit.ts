@@ -7,6 +7,8 @@
 export type RateLimit = {
   /** Counts one hit for the key; false when the key already used its allowance in this window. */
   take(key: string, now?: number): boolean;
+  /** How many hits the key has counted in the current window (at most `limit`). */
+  used(key: string, now?: number): number;
   /** Forgets every key (tests). */
   reset(): void;
 };
@@ -15,6 +17,8 @@ export function createRateLimit(options: { limit: number; windowMs: number; maxK
   const { limit, windowMs, maxKeys = 10_000 } = options;
   let windowStart = 0;
   let counts = new Map<string, number>();
+  // A flood of distinct keys must not grow memory without bound: past the cap, new keys share one.
+  const slotOf = (key: string) => (counts.has(key) || counts.size < maxKeys ? key : "\u0000overflow");
   return {
     take(key, now = Date.now()) {
       const start = now - (now % windowMs);
@@ -24,12 +28,15 @@ export function createRateLimit(options: { limit: number; windowMs: number; maxK
       }
       const used = counts.get(key) ?? 0;
       if (used >= limit) return false;
-      // A flood of distinct keys must not grow memory without bound: past the cap, new keys share one.
-      const slot = counts.has(key) || counts.size < maxKeys ? key : "\u0000overflow";
+      const slot = slotOf(key);
       const slotUsed = counts.get(slot) ?? 0;
       if (slotUsed >= limit) return false;
       counts.set(slot, slotUsed + 1);
       return true;
+    },
+    used(key, now = Date.now()) {
+      if (now - (now % windowMs) !== windowStart) return 0;
+      return counts.get(slotOf(key)) ?? 0;
     },
     reset() {
       counts = new Map();

@@ -17,10 +17,16 @@ export const settingsSchema = z.object({
   twoApprovalsAbove: z.string().nullable(),
   /** Per-operation webhook URLs may point at loopback, private and link-local addresses (test benches). */
   allowPrivateWebhookUrls: z.boolean(),
+  // Staff sessions: ended this long after sign-in, or after this long without a request.
+  sessionLifetimeMinutes: z.number().int().positive(),
+  sessionIdleMinutes: z.number().int().positive(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
 export const settingKeys = Object.keys(settingsSchema.shape) as SettingKey[];
+
+/** The longest session lifetime an admin may set: also the session cookie's own lifetime. */
+export const SESSION_LIFETIME_MAX_MINUTES = 7 * 24 * 60;
 
 function defaults(): Settings {
   const env = getEnv();
@@ -31,6 +37,8 @@ function defaults(): Settings {
     autoApproveBelow: null,
     twoApprovalsAbove: null,
     allowPrivateWebhookUrls: false,
+    sessionLifetimeMinutes: 12 * 60,
+    sessionIdleMinutes: 30,
   };
 }
 
@@ -61,6 +69,30 @@ function isCidr(value: string): boolean {
   if (family === 0) return false;
   if (bits === undefined) return true;
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** A whole number of minutes within bounds: a number, or the digits typed in the form ("1e3", "1.5", " " are refused). */
+function wholeMinutes(min: number, max: number, maxInWords: string) {
+  const tooMany = `At most ${max} minutes (${maxInWords}).`;
+  return z
+    .union([z.number(), z.string()], { error: "Enter a whole number of minutes." })
+    .transform((v, ctx): number => {
+      const fail = (message: string) => {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      };
+      let n = v;
+      if (typeof n === "string") {
+        const t = n.trim();
+        if (!/^\d+$/.test(t)) return fail("Enter a whole number of minutes, digits only.");
+        if (t.length > 9) return fail(tooMany);
+        n = Number(t);
+      }
+      if (!Number.isInteger(n)) return fail("Enter a whole number of minutes.");
+      if (n < min) return fail(`At least ${min} minute${min === 1 ? "" : "s"}.`);
+      if (n > max) return fail(tooMany);
+      return n;
+    });
 }
 
 /** A positive decimal string with at most 4 decimals and no exponent (an amount in the payment currency). */
@@ -98,29 +130,12 @@ export const settingValueSchemas = {
     .max(512, "At most 512 characters.")
     .regex(/^[\x21-\x7e]+$/, "Use printable ASCII characters without spaces.")
     .nullable(),
-  stuckOperationMinutes: z
-    // a number, or the text typed in the form (digits only: "1e3", "1.5", " " are refused)
-    .union([z.number(), z.string()], { error: "Enter a whole number of minutes." })
-    .transform((v, ctx): number => {
-      const fail = (message: string) => {
-        ctx.addIssue({ code: "custom", message });
-        return z.NEVER;
-      };
-      let n = v;
-      if (typeof n === "string") {
-        const t = n.trim();
-        if (!/^\d+$/.test(t)) return fail("Enter a whole number of minutes, digits only.");
-        if (t.length > 6) return fail("At most 10080 minutes (one week).");
-        n = Number(t);
-      }
-      if (!Number.isInteger(n)) return fail("Enter a whole number of minutes.");
-      if (n < 1) return fail("At least 1 minute.");
-      if (n > 10_080) return fail("At most 10080 minutes (one week).");
-      return n;
-    }),
+  stuckOperationMinutes: wholeMinutes(1, 10_080, "one week"),
   autoApproveBelow: thresholdSchema.nullable(),
   twoApprovalsAbove: thresholdSchema.nullable(),
   allowPrivateWebhookUrls: z.boolean({ error: "Choose on or off." }),
+  sessionLifetimeMinutes: wholeMinutes(15, SESSION_LIFETIME_MAX_MINUTES, "one week"),
+  sessionIdleMinutes: wholeMinutes(5, 24 * 60, "one day"),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {

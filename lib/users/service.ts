@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { audit, type Actor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";
+import { endAllSessions } from "@/lib/auth/session-store";
 import type { Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
@@ -81,7 +82,7 @@ export async function setRole(actor: Actor, email: string, role: string) {
   });
 }
 
-/** Disables a user and ends their sessions (the session version moves on). */
+/** Disables a user and ends their sessions (deleted, and the session version moves on). */
 export async function disableUser(actor: Actor, email: string) {
   const user = await findByEmail(email);
   return getDb().$transaction(async (tx) => {
@@ -90,6 +91,7 @@ export async function disableUser(actor: Actor, email: string) {
       data: { disabledAt: new Date(), sessionVersion: { increment: 1 } },
       select: publicFields,
     });
+    await endAllSessions(tx, user.id);
     await audit(tx, actor, {
       action: "user.disable",
       targetType: "user",
@@ -110,6 +112,7 @@ export async function resetPassword(actor: Actor, email: string, password: strin
       where: { id: user.id },
       data: { passwordHash, failedSignIns: 0, lockedUntil: null, sessionVersion: { increment: 1 } },
     });
+    await endAllSessions(tx, user.id);
     await audit(tx, actor, { action: "user.resetPassword", targetType: "user", targetId: user.id });
   });
 }

@@ -3,6 +3,8 @@ import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
 import { EnvironmentBadge } from "@/components/shell/environment-badge";
 import { ssoConfigured } from "@/lib/auth/config";
+import { safeCallbackPath } from "@/lib/auth/safe-callback";
+import { isSignInCode, signInMessages } from "@/lib/auth/sign-in-messages";
 import { currentUser } from "@/lib/auth/session";
 import { ssoSignInAction } from "@/lib/auth/sign-in-action";
 import { Button } from "@/components/ui/button";
@@ -13,10 +15,17 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function LoginPage({
   searchParams,
 }: {
-  searchParams: Promise<{ callbackUrl?: string; error?: string }>;
+  searchParams: Promise<{ callbackUrl?: string; error?: string; code?: string }>;
 }) {
   if (await currentUser()) redirect("/");
-  const { callbackUrl, error } = await searchParams;
+  const query = await searchParams;
+  const error = query.error;
+  // Only a same-origin path is carried on to after sign-in; anything else is dropped here already.
+  const safe = safeCallbackPath(query.callbackUrl);
+  const callbackUrl = safe === "/" ? undefined : safe;
+  // Refusals that arrive in the URL: from single sign-on, or from Auth.js's own sign-in route.
+  const refusal = error === "CredentialsSignin" ? query.code : error;
+  const refusalMessage = isSignInCode(refusal) ? signInMessages[refusal] : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm space-y-6 rounded-xl border border-zinc-200 bg-white p-8 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
@@ -31,6 +40,14 @@ export default async function LoginPage({
           >
             Single sign-on worked, but there is no active Paydesk user with your email. Ask an admin to add
             you.
+          </p>
+        )}
+        {refusalMessage && (
+          <p
+            role="alert"
+            className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+          >
+            {refusalMessage}
           </p>
         )}
         <LoginForm callbackUrl={callbackUrl} />

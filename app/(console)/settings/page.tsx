@@ -131,6 +131,21 @@ export default async function SettingsPage() {
           initial={String(visible.stuckOperationMinutes)}
         />
       </Card>
+
+      <Card title="Sessions">
+        <SettingForm
+          settingKey="sessionLifetimeMinutes"
+          label="Sign staff out this long after they sign in (minutes)"
+          hint="15 to 10080 (one week). Applies to sessions already open."
+          initial={String(visible.sessionLifetimeMinutes)}
+        />
+        <SettingForm
+          settingKey="sessionIdleMinutes"
+          label="Sign staff out after this long without a request (minutes)"
+          hint="5 to 1440 (one day). Applies to sessions already open."
+          initial={String(visible.sessionIdleMinutes)}
+        />
+      </Card>
     </div>
   );
 }

@@ -21,6 +21,21 @@ describe("createRateLimit", () => {
     expect(limit.take("a", 0)).toBe(true);
   });
 
+  it("tells how many hits a key used in the current window, capped at the limit", () => {
+    const limit = createRateLimit({ limit: 3, windowMs: 1_000, maxKeys: 2 });
+    expect(limit.used("a", 10)).toBe(0);
+    limit.take("a", 10);
+    limit.take("a", 20);
+    expect(limit.used("a", 30)).toBe(2);
+    for (let i = 0; i < 5; i++) limit.take("a", 40);
+    expect(limit.used("a", 50)).toBe(3);
+    limit.take("b", 60);
+    // past the key cap, a new key reports the shared allowance it would draw on
+    limit.take("c", 70);
+    expect(limit.used("d", 80)).toBe(1);
+    expect(limit.used("a", 1_000)).toBe(0);
+  });
+
   it("starts over after reset", () => {
     const limit = createRateLimit({ limit: 1, windowMs: 1_000 });
     expect(limit.take("k", 10)).toBe(true);
