@@ -15,6 +15,13 @@ export const settingsSchema = z.object({
   stuckOperationMinutes: z.number().int().positive(),
   autoApproveBelow: z.string().nullable(),
   twoApprovalsAbove: z.string().nullable(),
+  /**
+   * Sum of one recipient's pay-outs over 24 h up to which they are still auto-approved (each one also
+   * below autoApproveBelow); null: the same as autoApproveBelow.
+   */
+  autoApproveRecipientDailySum: z.string().nullable(),
+  /** Percent of a new pay-out's amount within which an earlier one to the recipient is a near-duplicate; null: off. */
+  nearDuplicateTolerancePercent: z.string().nullable(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -28,6 +35,8 @@ function defaults(): Settings {
     stuckOperationMinutes: 60,
     autoApproveBelow: null,
     twoApprovalsAbove: null,
+    autoApproveRecipientDailySum: null,
+    nearDuplicateTolerancePercent: "1",
   };
 }
 
@@ -76,6 +85,22 @@ export const thresholdSchema = z
   })
   .transform((v) => new Decimal(v).toFixed());
 
+/** A percentage above 0 and at most 50, with at most 2 decimals (e.g. 1 or 2.5). */
+export const percentSchema = z
+  .string({ error: "Enter a percentage such as 1 or 2.5, or leave it empty." })
+  .trim()
+  .superRefine((v, ctx) => {
+    const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+    if (v === "") return fail("Enter a percentage, or turn the check off.");
+    if (v.length > 10) return fail("At most 10 characters.");
+    if (!/^\d+(\.\d{1,2})?$/.test(v))
+      return fail("Write the percentage as plain digits with at most 2 decimals, e.g. 2.5.");
+    const n = new Decimal(v);
+    if (!n.greaterThan(0)) return fail("Must be greater than zero.");
+    if (n.greaterThan(50)) return fail("At most 50 %.");
+  })
+  .transform((v) => new Decimal(v).toFixed());
+
 export const settingValueSchemas = {
   webhookAllowedIps: z
     .array(
@@ -117,6 +142,8 @@ export const settingValueSchemas = {
     }),
   autoApproveBelow: thresholdSchema.nullable(),
   twoApprovalsAbove: thresholdSchema.nullable(),
+  autoApproveRecipientDailySum: thresholdSchema.nullable(),
+  nearDuplicateTolerancePercent: percentSchema.nullable(),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
