@@ -40,7 +40,9 @@ export function jobHandlers(platform: PlatformClient): Record<JobName, () => Pro
 }
 
 /** Handlers of the on-demand jobs, given the job's payload (validated by each handler). */
-export function taskHandlers(platform: PlatformClient): Record<TaskName, (data: unknown) => Promise<unknown>> {
+export function taskHandlers(
+  platform: PlatformClient,
+): Record<TaskName, (data: unknown) => Promise<unknown>> {
   return {
     submitPayout: (data) => runSubmissionJob(data, platform),
   };

@@ -44,7 +44,10 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
   }
 
   const onDemand = taskHandlers(platform);
-  for (const [name, { queue, ...options }] of Object.entries(tasks) as [TaskName, (typeof tasks)[TaskName]][]) {
+  for (const [name, { queue, ...options }] of Object.entries(tasks) as [
+    TaskName,
+    (typeof tasks)[TaskName],
+  ][]) {
     await boss.createQueue(queue, { name: queue, ...options });
     for (let i = 0; i < TASK_CONCURRENCY; i++) {
       await boss.work(queue, { pollingIntervalSeconds: TASK_POLL_SECONDS }, async ([job]) => {

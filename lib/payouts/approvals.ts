@@ -91,7 +91,8 @@ export async function decide(
     }
     return { ok: true, status, approvals, requiredApprovals: row.requiredApprovals };
   });
-  if (result.ok && result.status === "approved") return { ...result, queued: await handOffSubmission(id, who) };
+  if (result.ok && result.status === "approved")
+    return { ...result, queued: await handOffSubmission(id, who) };
   return result;
 }
 

@@ -37,7 +37,10 @@ export async function handOffSubmission(payoutRequestId: string, actor: Actor): 
     await enqueueTask("submitPayout", job, { singletonKey: payoutRequestId });
     return true;
   } catch (error) {
-    getLog().error({ err: error, payoutRequestId }, "could not queue the pay-out's submission; the sweep sends it");
+    getLog().error(
+      { err: error, payoutRequestId },
+      "could not queue the pay-out's submission; the sweep sends it",
+    );
     return false;
   }
 }

@@ -188,7 +188,9 @@ export async function getPayoutDetail(
         (row.makerId === viewer.id || viewer.role === "admin"),
       // a request on its way is the worker's; Send is for one the duplicate guard held back
       submit:
-        row.status === "approved" && !isSending(row.status, row.lastMessage) && can(viewer.role, "payouts.create"),
+        row.status === "approved" &&
+        !isSending(row.status, row.lastMessage) &&
+        can(viewer.role, "payouts.create"),
     },
     approveBlockedReason,
   };

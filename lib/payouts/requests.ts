@@ -293,7 +293,13 @@ export async function findCreationDuplicates(
 ): Promise<Duplicate[]> {
   const exact = await findDuplicates(tx, recipientNumber, amount);
   const seen = new Set(exact.map((d) => d.payoutRequestId));
-  const near = await findNearDuplicates(tx, recipientNumber, amount, rules.nearDuplicateTolerancePercent, now);
+  const near = await findNearDuplicates(
+    tx,
+    recipientNumber,
+    amount,
+    rules.nearDuplicateTolerancePercent,
+    now,
+  );
   return [...exact, ...near.filter((d) => !seen.has(d.payoutRequestId))];
 }
 
@@ -418,7 +424,11 @@ export async function createPayoutRequest(
         message: "Only an admin can override the duplicate block.",
       };
     }
-    const approval = approvalsFor(form.amount, await recipientWindowSum(tx, form.recipientNumber, now), rules);
+    const approval = approvalsFor(
+      form.amount,
+      await recipientWindowSum(tx, form.recipientNumber, now),
+      rules,
+    );
     const { requiredApprovals } = approval;
     const overrideReason = duplicates.length > 0 ? (form.overrideReason ?? null) : null;
     const status: PayoutRequestStatus = requiredApprovals === 0 ? "approved" : "awaiting_approval";

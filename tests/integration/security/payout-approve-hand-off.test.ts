@@ -83,7 +83,9 @@ function freshCard(): string {
   throw new Error("unreachable");
 }
 
-const input = (amount = `${Math.floor(1000 + Math.random() * 8000)}.${Math.floor(1000 + Math.random() * 8999)}`) => ({
+const input = (
+  amount = `${Math.floor(1000 + Math.random() * 8000)}.${Math.floor(1000 + Math.random() * 8999)}`,
+) => ({
   paymentMethod: "toCard",
   bankName: "Сбербанк",
   recipientNumber: freshCard(),
@@ -248,9 +250,9 @@ describe("approving hands the submission to the worker", () => {
     const run = taskHandlers(platform).submitPayout;
     await expect(run({ payoutRequestId: "'; DROP TABLE x; --" })).rejects.toThrow();
     await expect(run(null)).rejects.toThrow();
-    expect(await run({ payoutRequestId: randomUUID(), actor: { userId: null, email: "x", ip: null } })).toMatchObject(
-      { ok: false, code: "not_found" },
-    );
+    expect(
+      await run({ payoutRequestId: randomUUID(), actor: { userId: null, email: "x", ip: null } }),
+    ).toMatchObject({ ok: false, code: "not_found" });
     expect(recorder.calls).toHaveLength(0);
   });
 
@@ -260,13 +262,21 @@ describe("approving hands the submission to the worker", () => {
     const { tasks } = await import("@/lib/jobs/schedules");
     const { taskHandlers } = await import("@/lib/jobs/handlers");
     const { decide } = await import("@/lib/payouts/approvals");
-    expect(await decide(req.id, "approve", "ok", approvers[0]!)).toMatchObject({ ok: true, status: "approved" });
+    expect(await decide(req.id, "approve", "ok", approvers[0]!)).toMatchObject({
+      ok: true,
+      status: "approved",
+    });
     const data = queue.sent[0]!.data as Record<string, unknown>;
     expect(await actual.enqueueTask("submitPayout", data)).toBeTruthy();
     // a second hand-off of the same request while the first waits is folded into it
     expect(await actual.enqueueTask("submitPayout", data)).toBeNull();
 
-    const worker = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: "pgboss", supervise: false, schedule: false });
+    const worker = new PgBoss({
+      connectionString: process.env.DATABASE_URL!,
+      schema: "pgboss",
+      supervise: false,
+      schedule: false,
+    });
     await worker.start();
     try {
       const jobs = await worker.fetch<unknown>(tasks.submitPayout.queue, { batchSize: 5 });

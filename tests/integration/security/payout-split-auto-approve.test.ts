@@ -48,7 +48,11 @@ function freshCard(): string {
   throw new Error("unreachable");
 }
 
-function form(recipientNumber: string, amount: string, extra: Partial<Record<string, string>> = {}): PayoutForm {
+function form(
+  recipientNumber: string,
+  amount: string,
+  extra: Partial<Record<string, string>> = {},
+): PayoutForm {
   return payoutFormSchema.parse({
     paymentMethod: "toCard",
     bankName: "Сбербанк",
@@ -88,9 +92,7 @@ describe("auto-approval counts the recipient's pay-outs of the last 24 h", () =>
     ]);
     expect(results.map((r) => r.requiredApprovals)).toEqual([0, 1, 1, 1, 1]);
     for (const r of results.slice(1)) {
-      expect(
-        await db().auditLog.count({ where: { targetId: r.id, action: "payout.auto_approve" } }),
-      ).toBe(0);
+      expect(await db().auditLog.count({ where: { targetId: r.id, action: "payout.auto_approve" } })).toBe(0);
     }
 
     const second = await createEntry(results[1]!.id);
@@ -169,7 +171,8 @@ describe("auto-approval counts the recipient's pay-outs of the last 24 h", () =>
       data: { status: "submitted", operationId },
     });
     const old = await create(form(card, "900.04"), noAuto);
-    await db().$executeRaw`UPDATE "PayoutRequest" SET "createdAt" = now() - interval '25 hours', status = 'submitted' WHERE id = ${old.id}::uuid`;
+    await db()
+      .$executeRaw`UPDATE "PayoutRequest" SET "createdAt" = now() - interval '25 hours', status = 'submitted' WHERE id = ${old.id}::uuid`;
 
     expect((await create(form(card, "500"))).status).toBe("approved"); // counts from here on
     expect((await create(form(card, "499.99"))).status).toBe("approved"); // 999.99
@@ -230,7 +233,9 @@ describe("near-duplicates in the duplicate guard", () => {
     expect(second.duplicates).toEqual([expect.objectContaining({ kind: "near", amount: "999.95" })]);
     expect(await db().payoutRequest.count({ where: { recipientNumber: card } })).toBe(1);
 
-    const adminTry = await createPayoutRequest(form(card, "999.96"), staff.admin, { thresholds: withDefaults });
+    const adminTry = await createPayoutRequest(form(card, "999.96"), staff.admin, {
+      thresholds: withDefaults,
+    });
     expect(adminTry).toMatchObject({ ok: false, code: "duplicate", canOverride: true });
     const overridden = await create(
       form(card, "999.96", { overrideReason: "Two invoices, checked with the client" }),
@@ -250,16 +255,18 @@ describe("near-duplicates in the duplicate guard", () => {
     const base = await create(form(card, "5000"), rules);
     // the tolerance is a share of the new pay-out's amount: 1 % of 5050 is 50.50, of 4950.5 is 49.505
     for (const near of ["5050", "4950.5"]) {
-      expect(
-        await createPayoutRequest(form(card, near), staff.maker, { thresholds: rules }),
-      ).toMatchObject({ ok: false, code: "duplicate" });
+      expect(await createPayoutRequest(form(card, near), staff.maker, { thresholds: rules })).toMatchObject({
+        ok: false,
+        code: "duplicate",
+      });
     }
     expect((await create(form(card, "5051"), rules)).status).toBe("awaiting_approval");
     expect((await create(form(card, "4949"), rules)).status).toBe("awaiting_approval");
 
     const other = freshCard();
     const earlier = await create(form(other, "7000"), rules);
-    await db().$executeRaw`UPDATE "PayoutRequest" SET "createdAt" = now() - interval '25 hours', status = 'submitted' WHERE id = ${earlier.id}::uuid`;
+    await db()
+      .$executeRaw`UPDATE "PayoutRequest" SET "createdAt" = now() - interval '25 hours', status = 'submitted' WHERE id = ${earlier.id}::uuid`;
     expect((await create(form(other, "7000.5"), rules)).status).toBe("awaiting_approval");
     expect(base.status).toBe("awaiting_approval");
   });
@@ -271,9 +278,9 @@ describe("near-duplicates in the duplicate guard", () => {
     await decide(first.id, "reject", "wrong amount", staff.approver);
     expect((await create(form(card, "2000.5"), rules)).status).toBe("awaiting_approval");
     // while the new one, still awaiting approval, is one
-    expect(
-      await createPayoutRequest(form(card, "2000.7"), staff.maker, { thresholds: rules }),
-    ).toMatchObject({ ok: false, code: "duplicate" });
+    expect(await createPayoutRequest(form(card, "2000.7"), staff.maker, { thresholds: rules })).toMatchObject(
+      { ok: false, code: "duplicate" },
+    );
   });
 
   it("the tolerance setting is validated", async () => {

@@ -15,7 +15,10 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     }
     const progress = await getPayoutProgress(parsed.data.id);
     if (!progress) {
-      return Response.json({ ok: false, code: "not_found", message: "No such pay-out request." }, { status: 404 });
+      return Response.json(
+        { ok: false, code: "not_found", message: "No such pay-out request." },
+        { status: 404 },
+      );
     }
     return Response.json({ ok: true, ...progress }, { headers: { "cache-control": "no-store" } });
   })(request);
