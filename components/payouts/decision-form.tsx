@@ -3,11 +3,9 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { approvePayoutAction, rejectPayoutAction } from "@/lib/payouts/actions";
-import type { ExplainedError } from "@/lib/payouts/errors";
 import { LIMITS } from "@/lib/payouts/schemas";
-import { PlatformErrorNotice } from "./platform-error";
 
-type Outcome = { ok: boolean; text: string; error?: ExplainedError };
+type Outcome = { ok: boolean; text: string };
 
 /** Approve or reject with a comment (the server checks the approver is not the maker). */
 export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDecide: boolean }) {
@@ -29,26 +27,18 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
         setOutcome({ ok: false, text: r.message });
         return;
       }
-      const submission = r.submission;
-      if (submission && !submission.ok && submission.code === "failed_to_submit") {
-        setOutcome({
-          ok: false,
-          text: "Approved, but the platform refused the pay-out.",
-          error: submission.error,
-        });
-      } else if (submission && !submission.ok) {
-        setOutcome({ ok: false, text: `Approved, not sent: ${submission.message}` });
-      } else {
-        setOutcome({
-          ok: true,
-          text:
-            decision === "reject"
-              ? "Rejected."
-              : submission?.ok && submission.status === "submitted"
-                ? "Approved and sent to the platform."
-                : `Approved (${r.approvals} of ${r.requiredApprovals}).`,
-        });
-      }
+      // The last approval hands the pay-out to the worker; the page shows "sending…" and follows it.
+      setOutcome({
+        ok: true,
+        text:
+          decision === "reject"
+            ? "Rejected."
+            : r.queued === undefined
+              ? `Approved (${r.approvals} of ${r.requiredApprovals}).`
+              : r.queued
+                ? "Approved; it is being sent to the platform."
+                : "Approved; it will be sent to the platform within a few minutes.",
+      });
       router.refresh();
     });
 
@@ -95,7 +85,6 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
           >
             {outcome.text}
           </p>
-          {outcome.error && <PlatformErrorNotice error={outcome.error} />}
         </div>
       )}
     </div>

@@ -171,6 +171,11 @@ export function PayoutForm({
             {review.requiredApprovals === 0
               ? "none: approved at once and sent when you confirm"
               : `${review.requiredApprovals} (by someone other than you)`}
+            {review.approvalReason && (
+              <span className="block text-xs text-zinc-500" data-testid="approval-reason">
+                {review.approvalReason}
+              </span>
+            )}
           </SummaryRow>
         </dl>
 

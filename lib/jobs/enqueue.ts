@@ -1,7 +1,7 @@
 import "server-only";
 import PgBoss from "pg-boss";
 import { getDatabaseUrl } from "@/lib/env";
-import { jobs, type JobName } from "@/lib/jobs/schedules";
+import { jobs, tasks, type JobName, type TaskName } from "@/lib/jobs/schedules";
 
 const globalForBoss = globalThis as unknown as { paydeskBoss?: Promise<PgBoss> };
 
@@ -18,6 +18,8 @@ function sender(): Promise<PgBoss> {
     await boss.start();
     for (const job of Object.values(jobs))
       await boss.createQueue(job.queue, { name: job.queue, policy: "singleton" });
+    for (const { queue, ...options } of Object.values(tasks))
+      await boss.createQueue(queue, { name: queue, ...options });
     return boss;
   })();
   return globalForBoss.paydeskBoss;
@@ -26,4 +28,17 @@ function sender(): Promise<PgBoss> {
 /** Queues a background job now (e.g. "run reconciliation now"); returns the job id, or null when one is already queued. */
 export async function enqueueJob(name: JobName): Promise<string | null> {
   return (await sender()).send(jobs[name].queue, {});
+}
+
+/**
+ * Queues an on-demand job with its payload for the worker (e.g. "submit this approved pay-out"); returns
+ * the job id, or null when a job with the same key is already waiting (it covers this one).
+ */
+export async function enqueueTask(
+  name: TaskName,
+  data: object,
+  options: { singletonKey?: string } = {},
+): Promise<string | null> {
+  const { queue, policy: _policy, ...retry } = tasks[name];
+  return (await sender()).send(queue, data, { ...retry, ...options });
 }

@@ -6,9 +6,10 @@ import { resolvePendingIntent } from "@/lib/operations/create-once";
 import { flagStuckOperations } from "@/lib/operations/stuck";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runReconciliation } from "@/lib/reconcile/run";
-import { syncSubmittingPayouts } from "@/lib/payouts/submit";
+import { runSubmissionJob } from "@/lib/payouts/hand-off";
+import { submitLostApprovals, syncSubmittingPayouts } from "@/lib/payouts/submit";
 import { getSettings } from "@/lib/settings/settings";
-import type { JobName } from "@/lib/jobs/schedules";
+import type { JobName, TaskName } from "@/lib/jobs/schedules";
 
 // An intent whose answer was lost is checked again once it is this old (the request may still be in flight).
 const PENDING_INTENT_AGE_MS = 30_000;
@@ -19,7 +20,10 @@ export function jobHandlers(platform: PlatformClient): Record<JobName, () => Pro
     reconcileFull: () => runReconciliation({ kind: "full", platform }),
     balanceSnapshot: () => getBalanceCached(platform),
     stuckOperations: async () => flagStuckOperations((await getSettings()).stuckOperationMinutes),
-    submittingPayouts: () => syncSubmittingPayouts(platform),
+    submittingPayouts: async () => ({
+      lostApprovals: await submitLostApprovals(platform),
+      settled: await syncSubmittingPayouts(platform),
+    }),
     pendingIntents: async () => {
       const pending = await getDb().creationIntent.findMany({
         where: { state: "pending", updatedAt: { lt: new Date(Date.now() - PENDING_INTENT_AGE_MS) } },
@@ -32,5 +36,14 @@ export function jobHandlers(platform: PlatformClient): Record<JobName, () => Pro
       }
       return pending.length;
     },
+  };
+}
+
+/** Handlers of the on-demand jobs, given the job's payload (validated by each handler). */
+export function taskHandlers(
+  platform: PlatformClient,
+): Record<TaskName, (data: unknown) => Promise<unknown>> {
+  return {
+    submitPayout: (data) => runSubmissionJob(data, platform),
   };
 }

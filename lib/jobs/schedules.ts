@@ -10,3 +10,18 @@ export const jobs = {
 } as const;
 
 export type JobName = keyof typeof jobs;
+
+// Jobs sent on demand with a payload (not on a schedule), with their queue's options. A "short" queue
+// keeps at most one waiting job per singletonKey: handing the same pay-out off twice while its job waits
+// queues it once. Retries cover a worker that failed on the database; the sweep covers the rest.
+export const tasks = {
+  submitPayout: {
+    queue: "submit-payout",
+    policy: "short",
+    retryLimit: 3,
+    retryDelay: 10,
+    expireInSeconds: 600,
+  },
+} as const;
+
+export type TaskName = keyof typeof tasks;

@@ -1,8 +1,8 @@
 import "server-only";
 import PgBoss from "pg-boss";
 import { getDatabaseUrl } from "@/lib/env";
-import { jobHandlers } from "@/lib/jobs/handlers";
-import { jobs, type JobName } from "@/lib/jobs/schedules";
+import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
+import { jobs, tasks, type JobName, type TaskName } from "@/lib/jobs/schedules";
 import { getLog } from "@/lib/log";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { processPendingWebhooks } from "@/lib/webhooks/process";
@@ -10,6 +10,10 @@ import { processPendingWebhooks } from "@/lib/webhooks/process";
 export type Worker = { stop: () => Promise<void>; boss: PgBoss };
 
 const IDLE_POLL_MS = 250;
+// On-demand jobs (a pay-out to submit) are picked up within half a second, several at a time per
+// worker, so one slow platform call does not hold up the next approval.
+const TASK_POLL_SECONDS = 0.5;
+const TASK_CONCURRENCY = 4;
 
 /**
  * Runs the background work: scheduled jobs through pg-boss (singleton queues, so several workers never
@@ -37,6 +41,22 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
       const result = await handlers[name]();
       log.info({ job: name, ms: Date.now() - started, result }, "job done");
     });
+  }
+
+  const onDemand = taskHandlers(platform);
+  for (const [name, { queue, ...options }] of Object.entries(tasks) as [
+    TaskName,
+    (typeof tasks)[TaskName],
+  ][]) {
+    await boss.createQueue(queue, { name: queue, ...options });
+    for (let i = 0; i < TASK_CONCURRENCY; i++) {
+      await boss.work(queue, { pollingIntervalSeconds: TASK_POLL_SECONDS }, async ([job]) => {
+        if (!job) return;
+        const started = Date.now();
+        const result = await onDemand[name](job.data);
+        log.info({ job: name, jobId: job.id, ms: Date.now() - started, result }, "job done");
+      });
+    }
   }
 
   // The mirror catches up at once after a start instead of waiting for the first schedule.

@@ -5,25 +5,24 @@ import { actorFor } from "@/lib/audit/actor";
 import type { StaffUser } from "@/lib/auth/session";
 import { getBalanceCached } from "@/lib/balance/cached";
 import { getBankDirectory } from "@/lib/banks/directory";
-import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { cancelPayout, decide } from "./approvals";
-import { explainPlatformRefusal, type ExplainedError } from "./errors";
+import { explainPlatformRefusal } from "./errors";
+import { handOffSubmission } from "./hand-off";
 import {
+  auditActor,
   checkBalance,
   createPayoutRequest,
   describeDuplicates,
-  findDuplicates,
   newMerchantId,
   payoutMethodChoices,
-  requiredApprovalsFor,
+  reviewPayoutRequest,
   type BalanceCheck,
   type PayoutActor,
 } from "./requests";
 import { cancelSchema, decisionSchema, payoutFormSchema, payoutIdSchema, type PayoutForm } from "./schemas";
-import { getSettings } from "@/lib/settings/settings";
 import { checkWebhookUrl } from "@/lib/validation/webhook-url";
 import { submitPayout } from "./submit";
 
@@ -110,6 +109,8 @@ async function balanceFor(amount: string, user: StaffUser): Promise<BalanceCheck
 export type PayoutReview = {
   form: PayoutForm & { idTransactionMerchant: string };
   requiredApprovals: number;
+  /** Why an approver is needed (e.g. the recipient's pay-outs of the last 24 h reach the limit). */
+  approvalReason: string | null;
   balance: BalanceCheck | null;
   /** Why the balance could not be checked (platform unreachable), with its traceID. */
   balanceProblem: { message: string; traceID: string | null } | null;
@@ -119,14 +120,14 @@ export type PayoutReview = {
 const review = authorizedAction("payouts.create", formInput, async (form, user) => {
   const refused = await checkWithPlatform(form, user);
   if (refused) return refused;
-  const [balance, duplicates, settings] = await Promise.all([
+  const [balance, { duplicates, approval }] = await Promise.all([
     balanceFor(form.amount, user),
-    getDb().$transaction((tx) => findDuplicates(tx, form.recipientNumber, form.amount)),
-    getSettings(),
+    reviewPayoutRequest(form),
   ]);
   const result: PayoutReview = {
     form: { ...form, idTransactionMerchant: form.idTransactionMerchant ?? newMerchantId() },
-    requiredApprovals: requiredApprovalsFor(form.amount, settings),
+    requiredApprovals: approval.requiredApprovals,
+    approvalReason: approval.reason,
     balance: "ok" in balance ? null : balance,
     balanceProblem: "ok" in balance ? { message: balance.message, traceID: balance.traceID ?? null } : null,
     duplicate: duplicates.length
@@ -141,8 +142,11 @@ export type CreatedPayout = {
   id: string;
   idTransactionMerchant: string;
   status: string;
-  /** For auto-approved requests: the outcome of the submission made by this action. */
-  submission: { status: string; operationId?: string; message?: string; error?: ExplainedError } | null;
+  /**
+   * For a request auto-approved by this call: true when its submission was handed to the worker, false
+   * when the queue could not be reached (the worker's sweep sends it); null otherwise.
+   */
+  queued: boolean | null;
 };
 
 const create = authorizedAction("payouts.create", formInput, async (form, user) => {
@@ -167,30 +171,16 @@ const create = authorizedAction("payouts.create", formInput, async (form, user) 
       ...(created.code === "duplicate" ? { canOverride: created.canOverride } : {}),
     };
   }
-  let submission: CreatedPayout["submission"] = null;
-  if (created.status === "approved" && !created.existing) {
-    const sent = await submitPayout(created.id, {
-      userId: actor.id,
-      email: actor.email,
-      ip: actor.ip ?? null,
-    });
-    submission = sent.ok
-      ? sent.status === "submitted"
-        ? { status: "submitted", operationId: sent.operationId }
-        : { status: "submitting", message: sent.message }
-      : sent.code === "failed_to_submit"
-        ? { status: "failed_to_submit", error: sent.error }
-        : { status: "approved", message: sent.message };
-  }
-  const status = (
-    await getDb().payoutRequest.findUnique({ where: { id: created.id }, select: { status: true } })
-  )?.status;
+  const queued =
+    created.status === "approved" && !created.existing
+      ? await handOffSubmission(created.id, auditActor(actor))
+      : null;
   return {
     ok: true as const,
     id: created.id,
     idTransactionMerchant: created.idTransactionMerchant,
-    status: status ?? created.status,
-    submission,
+    status: created.status,
+    queued,
   } satisfies CreatedPayout;
 });
 
@@ -216,12 +206,15 @@ export async function reviewPayoutAction(input: unknown) {
   return review(input);
 }
 
-/** Creates the request (and submits it when no approval is needed) (payouts.create). */
+/** Creates the request (and hands it to the worker when no approval is needed) (payouts.create). */
 export async function createPayoutRequestAction(input: unknown) {
   return create(input);
 }
 
-/** An approver who is not the maker approves with a comment; the last approval submits (payouts.approve). */
+/**
+ * An approver who is not the maker approves with a comment; the last approval hands the submission to
+ * the worker and returns at once (payouts.approve).
+ */
 export async function approvePayoutAction(input: unknown) {
   return approve(input);
 }

@@ -2,9 +2,9 @@ import "server-only";
 import { audit } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { handOffSubmission } from "./hand-off";
 import { auditActor, type PayoutActor } from "./requests";
 import { CANCELLABLE, type PayoutRequestStatus } from "./state";
-import { submitPayout, type SubmitPlatform, type SubmitResult } from "./submit";
 
 export type DecisionResult =
   | {
@@ -12,8 +12,11 @@ export type DecisionResult =
       status: PayoutRequestStatus;
       approvals: number;
       requiredApprovals: number;
-      /** Present when this approval completed the set and the request was sent. */
-      submission?: SubmitResult;
+      /**
+       * Present when this approval completed the set: true when its submission was handed to the worker,
+       * false when the queue could not be reached (the worker's sweep sends it within minutes).
+       */
+      queued?: boolean;
     }
   | {
       ok: false;
@@ -30,14 +33,13 @@ async function lockRequest(tx: Prisma.TransactionClient, id: string) {
  * Records one approver's decision. The maker never decides on their own request (admins included), each
  * approver decides once, and only requests awaiting approval take decisions. The row is locked, so two
  * approvers at the same moment are serialised: exactly one of them completes the set and moves the
- * request to approved, and only that call submits it.
+ * request to approved, and only that call hands it to the worker. Nothing here waits for the platform.
  */
 export async function decide(
   id: string,
   decision: "approve" | "reject",
   comment: string,
   actor: PayoutActor,
-  options: { platform?: SubmitPlatform } = {},
 ): Promise<DecisionResult> {
   const db = getDb();
   const who = auditActor(actor);
@@ -89,11 +91,8 @@ export async function decide(
     }
     return { ok: true, status, approvals, requiredApprovals: row.requiredApprovals };
   });
-  if (result.ok && result.status === "approved") {
-    const submission = await submitPayout(id, who, options.platform);
-    const after = await db.payoutRequest.findUnique({ where: { id }, select: { status: true } });
-    return { ...result, status: after?.status ?? result.status, submission };
-  }
+  if (result.ok && result.status === "approved")
+    return { ...result, queued: await handOffSubmission(id, who) };
   return result;
 }
 

@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import { maskNumber } from "@/lib/operations/mask";
 import { explainPlatformRefusal, type ExplainedError } from "./errors";
-import { CANCELLABLE, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
+import { CANCELLABLE, isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
 
 /** The payment currency of console pay-outs (the platform's RUB methods; the spec shows RUB only). */
 async function paymentCurrency(): Promise<string> {
@@ -89,6 +89,8 @@ export type PayoutDetail = PayoutListItem & {
   error: ExplainedError | null;
   /** A note on the last attempt that did not settle the request (answer lost, blocked...). */
   note: string | null;
+  /** Handed to the worker or being submitted: the page follows it until it settles. */
+  sending: boolean;
   decisions: Array<{
     approverEmail: string;
     approverName: string | null;
@@ -165,6 +167,7 @@ export async function getPayoutDetail(
         })
       : null,
     note: failed ? null : row.lastMessage,
+    sending: isSending(row.status, row.lastMessage),
     decisions: row.approvals.map((a) => ({
       approverEmail: a.approver.email,
       approverName: a.approver.name,
@@ -178,7 +181,11 @@ export async function getPayoutDetail(
         CANCELLABLE.includes(row.status) &&
         can(viewer.role, "payouts.create") &&
         (row.makerId === viewer.id || viewer.role === "admin"),
-      submit: row.status === "approved" && can(viewer.role, "payouts.create"),
+      // a request on its way is the worker's; Send is for one the duplicate guard held back
+      submit:
+        row.status === "approved" &&
+        !isSending(row.status, row.lastMessage) &&
+        can(viewer.role, "payouts.create"),
     },
     approveBlockedReason,
   };
@@ -188,4 +195,34 @@ export async function getPayoutDetail(
 export async function readPayoutRecipientNumber(id: string): Promise<string | null> {
   const row = await getDb().payoutRequest.findUnique({ where: { id }, select: { recipientNumber: true } });
   return row?.recipientNumber ?? null;
+}
+
+export type PayoutProgress = {
+  id: string;
+  status: PayoutRequestStatus;
+  sending: boolean;
+  operationStatus: OperationStatus | null;
+  updatedAt: string;
+};
+
+/** The little the pay-out page polls while a request is on its way (status only, nothing sensitive). */
+export async function getPayoutProgress(id: string): Promise<PayoutProgress | null> {
+  const row = await getDb().payoutRequest.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      status: true,
+      lastMessage: true,
+      updatedAt: true,
+      operation: { select: { status: true } },
+    },
+  });
+  if (!row) return null;
+  return {
+    id: row.id,
+    status: row.status,
+    sending: isSending(row.status, row.lastMessage),
+    operationStatus: row.operation?.status ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

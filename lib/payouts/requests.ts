@@ -5,10 +5,19 @@ import { audit } from "@/lib/audit/log";
 import type { Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { Decimal, isDecimalString } from "@/lib/money/decimal";
+import { Decimal } from "@/lib/money/decimal";
 import { maskNumber } from "@/lib/operations/mask";
 import { KNOWN_MONO_BANK_METHODS } from "@/lib/platform/payment-methods";
 import { getSettings } from "@/lib/settings/settings";
+import {
+  approvalsFor,
+  countedForRecipient,
+  limitOf,
+  RECIPIENT_WINDOW_HOURS,
+  recipientWindowSum,
+  type ApprovalNeed,
+  type PayoutRules,
+} from "./approval-rules";
 import type { PayoutForm } from "./schemas";
 import type { PayoutRequestStatus } from "./state";
 
@@ -21,24 +30,12 @@ export function auditActor(actor: PayoutActor): Actor {
 
 type Tx = Prisma.TransactionClient;
 
-// ---- approval thresholds ------------------------------------------------------------------------
+export { requiredApprovalsFor, type PayoutRules, type Thresholds } from "./approval-rules";
 
-export type Thresholds = { autoApproveBelow: string | null; twoApprovalsAbove: string | null };
-
-/**
- * Approvals a request needs (amounts in the payment currency): below `autoApproveBelow` none (the
- * request is approved at once and submitted by the maker's action), above `twoApprovalsAbove` two,
- * otherwise one. An unset or malformed threshold is no rule.
- */
-export function requiredApprovalsFor(amount: string, thresholds: Thresholds): 0 | 1 | 2 {
-  const value = new Decimal(amount);
-  const limit = (s: string | null) =>
-    s !== null && isDecimalString(s.trim()) ? new Decimal(s.trim()) : null;
-  const auto = limit(thresholds.autoApproveBelow);
-  const two = limit(thresholds.twoApprovalsAbove);
-  if (auto && value.lessThan(auto)) return 0;
-  if (two && value.greaterThan(two)) return 2;
-  return 1;
+/** The rules in force, with the ones given (tests, or a caller that already read them) taking precedence. */
+async function rulesWith(given: Partial<PayoutRules> = {}): Promise<PayoutRules> {
+  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  return { ...(await getSettings()), ...defined };
 }
 
 // ---- pay-out methods and the tariff ------------------------------------------------------------
@@ -103,7 +100,15 @@ export async function payoutMethodChoices(now = new Date()): Promise<MethodChoic
 
 export type Duplicate =
   | { kind: "operation"; operationId: string; status: string; payoutRequestId: string }
-  | { kind: "request"; payoutRequestId: string; status: PayoutRequestStatus; idTransactionMerchant: string };
+  | { kind: "request"; payoutRequestId: string; status: PayoutRequestStatus; idTransactionMerchant: string }
+  | {
+      kind: "near";
+      payoutRequestId: string;
+      status: PayoutRequestStatus;
+      amount: string;
+      createdAt: string;
+      tolerancePercent: string;
+    };
 
 /**
  * Earlier pay-outs to the same recipient and amount that block a new one: a mirrored pay-out operation
@@ -149,21 +154,92 @@ export async function findDuplicates(
   );
 }
 
-/** Serialises creations and submissions to one recipient and amount (the guard's check-then-act). */
-export async function lockRecipientAmount(tx: Tx, recipientNumber: string, amount: string): Promise<void> {
-  const key = `${recipientNumber}|${new Decimal(amount).toFixed()}`;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 7371))`;
+/**
+ * Near-duplicates (splitting, or the same pay-out entered again with a changed amount): the recipient's
+ * counted pay-outs of the last 24 h whose amount is within `tolerancePercent` % of the new amount. Off
+ * when the tolerance is unset.
+ */
+export async function findNearDuplicates(
+  tx: Pick<Tx, "payoutRequest">,
+  recipientNumber: string,
+  amount: string,
+  tolerancePercent: string | null,
+  now = new Date(),
+): Promise<Duplicate[]> {
+  const percent = limitOf(tolerancePercent);
+  if (!percent) return [];
+  const value = new Decimal(amount);
+  const delta = value.times(percent).dividedBy(100);
+  const rows = await tx.payoutRequest.findMany({
+    where: {
+      AND: [
+        countedForRecipient(recipientNumber, now),
+        { amount: { gte: value.minus(delta).toFixed(), lte: value.plus(delta).toFixed() } },
+      ],
+    },
+    select: { id: true, status: true, amount: true, createdAt: true },
+    orderBy: { createdAt: "asc" },
+    take: 20,
+  });
+  return rows.map((r) => ({
+    kind: "near",
+    payoutRequestId: r.id,
+    status: r.status,
+    amount: r.amount.toFixed(),
+    createdAt: r.createdAt.toISOString(),
+    tolerancePercent: percent.toFixed(),
+  }));
+}
+
+/** What blocks a new request: exact duplicates, then near-duplicates that are not exact ones. */
+export async function findCreationDuplicates(
+  tx: Pick<Tx, "payoutRequest">,
+  recipientNumber: string,
+  amount: string,
+  rules: Pick<PayoutRules, "nearDuplicateTolerancePercent">,
+  now = new Date(),
+): Promise<Duplicate[]> {
+  const exact = await findDuplicates(tx, recipientNumber, amount);
+  const seen = new Set(exact.map((d) => d.payoutRequestId));
+  const near = await findNearDuplicates(
+    tx,
+    recipientNumber,
+    amount,
+    rules.nearDuplicateTolerancePercent,
+    now,
+  );
+  return [...exact, ...near.filter((d) => !seen.has(d.payoutRequestId))];
+}
+
+/**
+ * Serialises creations and submissions to one recipient: the duplicate guard's and the recipient sum's
+ * check-then-act (two splits created at once must not both see the other missing).
+ */
+export async function lockRecipient(tx: Tx, recipientNumber: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`recipient|${recipientNumber}`}, 7371))`;
+}
+
+function describeDuplicate(d: Duplicate): string {
+  if (d.kind === "operation")
+    return `a pay-out to this recipient for this amount is ${d.status === "pending_retry" ? "waiting for the platform's retry (pending_retry)" : "in progress"} on the platform`;
+  if (d.kind === "request")
+    return `a pay-out request to this recipient for this amount is already ${d.status.replace(/_/g, " ")}`;
+  return `a pay-out of ${d.amount} to this recipient (within ${d.tolerancePercent} % of this amount) was created in the last ${RECIPIENT_WINDOW_HOURS} h and is ${d.status.replace(/_/g, " ")}`;
 }
 
 export function describeDuplicates(duplicates: Duplicate[]): string {
-  // An operation on the platform weighs more than a request that has not been sent.
-  const first = duplicates.find((d) => d.kind === "operation") ?? duplicates[0];
+  // An operation on the platform weighs more than a request that has not been sent, and both more
+  // than a near-duplicate.
+  const first =
+    duplicates.find((d) => d.kind === "operation") ??
+    duplicates.find((d) => d.kind === "request") ??
+    duplicates[0];
   if (!first) return "";
-  const what =
-    first.kind === "operation"
-      ? `a pay-out to this recipient for this amount is ${first.status === "pending_retry" ? "waiting for the platform's retry (pending_retry)" : "in progress"} on the platform`
-      : `a pay-out request to this recipient for this amount is already ${first.status.replace(/_/g, " ")}`;
-  return `Blocked: ${what}. A second one could pay twice. An admin can override this with a reason.`;
+  const risk =
+    first.kind === "near"
+      ? "Split or repeated pay-outs could pay twice or pass under the approval limit."
+      : "A second one could pay twice.";
+  return `Blocked: ${describeDuplicate(first)}. ${risk} An admin can override this with a reason.`;
 }
 
 // ---- creation ----------------------------------------------------------------------------------
@@ -185,24 +261,37 @@ export function newMerchantId(): string {
   return `po-${randomUUID()}`;
 }
 
+/** What creation would decide now, for the review step (no lock: creation decides again under it). */
+export async function reviewPayoutRequest(
+  form: PayoutForm,
+): Promise<{ duplicates: Duplicate[]; approval: ApprovalNeed }> {
+  const rules = await rulesWith();
+  const now = new Date();
+  return getDb().$transaction(async (tx) => ({
+    duplicates: await findCreationDuplicates(tx, form.recipientNumber, form.amount, rules, now),
+    approval: approvalsFor(form.amount, await recipientWindowSum(tx, form.recipientNumber, now), rules),
+  }));
+}
+
 /**
  * Stores a pay-out request (status awaiting_approval, or approved when no approval is needed) with its
- * idTransactionMerchant fixed from now on. Runs the duplicate guard under a lock on recipient and amount;
- * an admin may override it with a reason, which is stored and audited. Bank, method and balance are
- * checked by the caller (they need the platform).
+ * idTransactionMerchant fixed from now on. Under a lock on the recipient it runs the duplicate guard
+ * (exact and near duplicates) and counts the recipient's pay-outs of the last 24 h for auto-approval;
+ * an admin may override the guard with a reason, which is stored and audited (the approvals needed are
+ * never overridden). Bank, method and balance are checked by the caller (they need the platform).
+ * `options.thresholds` replaces settings (tests); the rest come from the settings.
  */
 export async function createPayoutRequest(
   form: PayoutForm,
   actor: PayoutActor,
-  options: { thresholds?: Thresholds } = {},
+  options: { thresholds?: Partial<PayoutRules> } = {},
 ): Promise<CreateOutcome> {
-  const thresholds = options.thresholds ?? (await getSettings());
-  const requiredApprovals = requiredApprovalsFor(form.amount, thresholds);
+  const rules = await rulesWith(options.thresholds);
   const idTransactionMerchant = form.idTransactionMerchant ?? newMerchantId();
   const db = getDb();
 
   return db.$transaction(async (tx) => {
-    await lockRecipientAmount(tx, form.recipientNumber, form.amount);
+    await lockRecipient(tx, form.recipientNumber);
     const existing = await tx.payoutRequest.findUnique({ where: { idTransactionMerchant } });
     if (existing) {
       const same =
@@ -225,7 +314,8 @@ export async function createPayoutRequest(
       };
     }
 
-    const duplicates = await findDuplicates(tx, form.recipientNumber, form.amount);
+    const now = new Date();
+    const duplicates = await findCreationDuplicates(tx, form.recipientNumber, form.amount, rules, now);
     if (duplicates.length > 0 && !form.overrideReason) {
       return {
         ok: false,
@@ -242,6 +332,12 @@ export async function createPayoutRequest(
         message: "Only an admin can override the duplicate block.",
       };
     }
+    const approval = approvalsFor(
+      form.amount,
+      await recipientWindowSum(tx, form.recipientNumber, now),
+      rules,
+    );
+    const { requiredApprovals } = approval;
     const overrideReason = duplicates.length > 0 ? (form.overrideReason ?? null) : null;
     const status: PayoutRequestStatus = requiredApprovals === 0 ? "approved" : "awaiting_approval";
     const created = await tx.payoutRequest.create({
@@ -275,9 +371,12 @@ export async function createPayoutRequest(
         recipientNumber: maskNumber(form.recipientNumber),
         amount: form.amount,
         requiredApprovals,
+        approvalReason: approval.reason,
+        recipientWindow: approval.recipientWindow,
         thresholds: {
-          autoApproveBelow: thresholds.autoApproveBelow,
-          twoApprovalsAbove: thresholds.twoApprovalsAbove,
+          autoApproveBelow: rules.autoApproveBelow,
+          twoApprovalsAbove: rules.twoApprovalsAbove,
+          autoApproveRecipientDailySum: rules.autoApproveRecipientDailySum,
         },
       },
     });
@@ -295,7 +394,11 @@ export async function createPayoutRequest(
         targetType: "payoutRequest",
         targetId: created.id,
         before: { status: "draft" },
-        after: { status, autoApproveBelow: thresholds.autoApproveBelow },
+        after: {
+          status,
+          autoApproveBelow: rules.autoApproveBelow,
+          recipientWindow: approval.recipientWindow,
+        },
       });
     }
     return { ok: true, id: created.id, idTransactionMerchant, status, requiredApprovals, existing: false };

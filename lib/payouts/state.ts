@@ -54,6 +54,15 @@ export const CANCELLABLE: readonly PayoutRequestStatus[] = (
 /** Requests that are still on their way to the platform (count as "open" for the duplicate guard). */
 export const OPEN_STATUSES: readonly PayoutRequestStatus[] = ["awaiting_approval", "approved", "submitting"];
 
+/**
+ * On its way to the platform with nothing for a person to do: approved and handed to the worker, or
+ * being submitted. An approved request the duplicate guard held back carries the guard's message
+ * (`note`) and waits for someone to send it.
+ */
+export function isSending(status: PayoutRequestStatus, note: string | null): boolean {
+  return status === "submitting" || (status === "approved" && note === null);
+}
+
 export const STATUS_LABELS: Record<PayoutRequestStatus, string> = {
   draft: "draft",
   awaiting_approval: "awaiting approval",

@@ -9,7 +9,7 @@ import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import type { PayOutMethod } from "@/lib/platform/payment-methods";
 import { explainPlatformRefusal, type ExplainedError } from "./errors";
-import { describeDuplicates, findDuplicates, lockRecipientAmount } from "./requests";
+import { describeDuplicates, findDuplicates, lockRecipient } from "./requests";
 import type { PayoutRequestStatus } from "./state";
 
 /** What submission needs from the platform client (createOnce plus a read to mirror the operation). */
@@ -87,7 +87,7 @@ export async function submitPayout(
             : `Only an approved request can be submitted (this one is ${row.status.replace(/_/g, " ")}).`,
       };
     }
-    await lockRecipientAmount(tx, row.recipientNumber, row.amount.toFixed());
+    await lockRecipient(tx, row.recipientNumber);
     if (!row.overrideReason) {
       const duplicates = (await findDuplicates(tx, row.recipientNumber, row.amount.toFixed(), row.id)).filter(
         (d) => d.kind === "operation" || d.status === "submitting",
@@ -241,6 +241,38 @@ async function ensureMirrored(operationId: string, platform?: Pick<PlatformClien
   } catch (error) {
     if (!isPlatformError(error)) throw error;
   }
+}
+
+// A submission job normally runs within seconds of the approval; one not run after this is taken as lost.
+const LOST_HAND_OFF_MS = 60_000;
+
+/**
+ * For the worker's submittingPayouts schedule: sends approved requests whose submission job never ran
+ * (the queue was unreachable when they were approved, or the job was lost) once they have waited
+ * LOST_HAND_OFF_MS. Requests the duplicate guard held back carry its message and wait for a person
+ * (Send on the pay-out page). submitPayout's claim keeps a late job and the sweep from both sending.
+ * Returns the number of requests it claimed.
+ */
+export async function submitLostApprovals(
+  platform: SubmitPlatform = getPlatformClient(),
+  now = new Date(),
+): Promise<number> {
+  const rows = await getDb().payoutRequest.findMany({
+    where: {
+      status: "approved",
+      lastMessage: null,
+      updatedAt: { lt: new Date(now.getTime() - LOST_HAND_OFF_MS) },
+    },
+    select: { id: true },
+    orderBy: { updatedAt: "asc" },
+    take: 20,
+  });
+  let claimed = 0;
+  for (const { id } of rows) {
+    const result = await submitPayout(id, systemActor, platform);
+    if (result.ok || result.code === "failed_to_submit") claimed++;
+  }
+  return claimed;
 }
 
 const STALE_SUBMITTING_MS = 30_000;

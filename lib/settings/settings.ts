@@ -20,6 +20,13 @@ export const settingsSchema = z.object({
   // Staff sessions: ended this long after sign-in, or after this long without a request.
   sessionLifetimeMinutes: z.number().int().positive(),
   sessionIdleMinutes: z.number().int().positive(),
+  /**
+   * Sum of one recipient's pay-outs over 24 h up to which they are still auto-approved (each one also
+   * below autoApproveBelow); null: the same as autoApproveBelow.
+   */
+  autoApproveRecipientDailySum: z.string().nullable(),
+  /** Percent of a new pay-out's amount within which an earlier one to the recipient is a near-duplicate; null: off. */
+  nearDuplicateTolerancePercent: z.string().nullable(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -39,6 +46,8 @@ function defaults(): Settings {
     allowPrivateWebhookUrls: false,
     sessionLifetimeMinutes: 12 * 60,
     sessionIdleMinutes: 30,
+    autoApproveRecipientDailySum: null,
+    nearDuplicateTolerancePercent: "1",
   };
 }
 
@@ -111,6 +120,22 @@ export const thresholdSchema = z
   })
   .transform((v) => new Decimal(v).toFixed());
 
+/** A percentage above 0 and at most 50, with at most 2 decimals (e.g. 1 or 2.5). */
+export const percentSchema = z
+  .string({ error: "Enter a percentage such as 1 or 2.5, or leave it empty." })
+  .trim()
+  .superRefine((v, ctx) => {
+    const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+    if (v === "") return fail("Enter a percentage, or turn the check off.");
+    if (v.length > 10) return fail("At most 10 characters.");
+    if (!/^\d+(\.\d{1,2})?$/.test(v))
+      return fail("Write the percentage as plain digits with at most 2 decimals, e.g. 2.5.");
+    const n = new Decimal(v);
+    if (!n.greaterThan(0)) return fail("Must be greater than zero.");
+    if (n.greaterThan(50)) return fail("At most 50 %.");
+  })
+  .transform((v) => new Decimal(v).toFixed());
+
 export const settingValueSchemas = {
   webhookAllowedIps: z
     .array(
@@ -136,6 +161,8 @@ export const settingValueSchemas = {
   allowPrivateWebhookUrls: z.boolean({ error: "Choose on or off." }),
   sessionLifetimeMinutes: wholeMinutes(15, SESSION_LIFETIME_MAX_MINUTES, "one week"),
   sessionIdleMinutes: wholeMinutes(5, 24 * 60, "one day"),
+  autoApproveRecipientDailySum: thresholdSchema.nullable(),
+  nearDuplicateTolerancePercent: percentSchema.nullable(),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {

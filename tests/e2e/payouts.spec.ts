@@ -130,13 +130,16 @@ test.describe("pay-outs", () => {
     await expect(page.getByText("You created this pay-out")).toHaveCount(0); // finance has no approve right
     expect(await platformOperations(merchantId)).toHaveLength(0);
 
-    // approver: approve with a comment -> sent
+    // approver: approve with a comment -> handed to the worker; the page follows it until it is sent
     const approver = await asRole(browser, "approver");
     await approver.goto(detailUrl);
     await approver.getByLabel("Comment").fill("Matches invoice E2E");
     await approver.getByRole("button", { name: "Approve" }).click();
-    await expect(approver.getByRole("status").filter({ hasText: "Approved and sent" })).toBeVisible();
-    await expect(approver.getByTestId("payout-status")).toHaveText("submitted");
+    await expect(
+      approver.getByRole("status").filter({ hasText: "Approved; it is being sent to the platform" }),
+    ).toBeVisible();
+    await expect(approver.getByTestId("payout-status")).toHaveText("submitted", { timeout: 20_000 });
+    await expect(approver.getByTestId("payout-sending")).toHaveCount(0);
     await expect(approver.getByTestId("payout-decision")).toContainText("Matches invoice E2E");
 
     // the platform received exactly one operation

@@ -115,6 +115,22 @@ export default async function SettingsPage() {
           clearLabel="Remove limit"
         />
         <SettingForm
+          settingKey="autoApproveRecipientDailySum"
+          label="Auto-approve while one recipient's pay-outs of 24 h stay below (payment currency)"
+          hint="Counts the recipient's pay-outs of the last 24 hours that are not rejected, cancelled or failed, so that a pay-out split into small ones still needs an approver. Empty: the auto-approval limit above."
+          initial={visible.autoApproveRecipientDailySum ?? ""}
+          clearable
+          clearLabel="Same as the auto-approval limit"
+        />
+        <SettingForm
+          settingKey="nearDuplicateTolerancePercent"
+          label="Near-duplicate tolerance (% of the amount)"
+          hint="A pay-out to a recipient who had one within this share of the amount in the last 24 hours is blocked like a duplicate (an admin can override it). Empty: only exact duplicates are blocked."
+          initial={visible.nearDuplicateTolerancePercent ?? ""}
+          clearable
+          clearLabel="Turn off"
+        />
+        <SettingForm
           settingKey="twoApprovalsAbove"
           label="Two approvals for pay-outs above (payment currency)"
           hint="Empty: one approval is enough for any amount."

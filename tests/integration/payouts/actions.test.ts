@@ -6,14 +6,25 @@ import type { Sandbox } from "../../../sandbox/index";
 import { roles, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
+import type { PlatformClient } from "@/lib/platform/client";
+import { runSubmissionJob } from "@/lib/payouts/hand-off";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// Approving hands the submission to the worker's queue: recorded here and run as the worker would.
+const queued = vi.hoisted(() => [] as unknown[]);
+vi.mock("@/lib/jobs/enqueue", () => ({
+  enqueueTask: async (_name: string, data: unknown) => {
+    queued.push(data);
+    return "job";
+  },
+}));
 
 let sandbox: Sandbox;
+let platform: PlatformClient;
 let recorder: InMemoryRecorder;
 const db = getDb();
 const users = {} as Record<Role, string>;
@@ -22,6 +33,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ seedDemoHistory: false });
   const client = clientFor(sandbox);
   recorder = client.recorder;
+  platform = client.platform;
   (globalThis as { paydeskPlatform?: unknown }).paydeskPlatform = client.platform;
   await control(sandbox, "POST", "/merchants/demo/balance", { amount: "1000000" });
   for (const role of roles) users[role] = (await createStaff(role)).id;
@@ -213,8 +225,10 @@ describe("the flow through the actions", () => {
     signInAs("approver");
     const approved = await a.approvePayoutAction({ id: first.id, comment: "matches invoice 17" });
     if (first.status === "awaiting_approval") {
-      expect(approved).toMatchObject({ ok: true, status: "submitted" });
+      expect(approved).toMatchObject({ ok: true, status: "approved", queued: true });
     }
+    expect(payoutCalls()).toHaveLength(0); // approving does not wait for the platform
+    for (const job of queued.splice(0)) await runSubmissionJob(job, platform);
     const row = await db.payoutRequest.findUniqueOrThrow({ where: { id: first.id } });
     expect(row.status).toBe("submitted");
     expect(payoutCalls()).toHaveLength(1);

@@ -1,12 +1,13 @@
 // Maker-checker and exactly-once submission against the in-process platform sandbox.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import { resolvePendingIntent } from "@/lib/operations/create-once";
 import { refreshOperation } from "@/lib/operations/refresh";
 import type { PlatformClient } from "@/lib/platform/client";
-import { decide, cancelPayout } from "@/lib/payouts/approvals";
+import { decide as recordDecision, cancelPayout } from "@/lib/payouts/approvals";
+import { runSubmissionJob } from "@/lib/payouts/hand-off";
 import { luhnValid } from "@/lib/payouts/luhn";
 import {
   createPayoutRequest,
@@ -15,11 +16,21 @@ import {
   type Thresholds,
 } from "@/lib/payouts/requests";
 import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
-import { submitPayout, syncSubmittingPayouts } from "@/lib/payouts/submit";
+import { submitPayout, syncSubmittingPayouts, type SubmitResult } from "@/lib/payouts/submit";
 import { getPayoutDetail } from "@/lib/payouts/queries";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 import type { Role as StaffRole } from "@/lib/auth/permissions";
+
+// Approving hands the submission to the worker through the job queue: recorded here, and run by
+// `decide` below the way the worker runs it.
+const queued = vi.hoisted(() => [] as Array<{ payoutRequestId: string }>);
+vi.mock("@/lib/jobs/enqueue", () => ({
+  enqueueTask: async (_name: string, data: { payoutRequestId: string }) => {
+    queued.push(data);
+    return "job";
+  },
+}));
 
 let sandbox: Sandbox;
 let platform: PlatformClient;
@@ -66,6 +77,26 @@ function form(overrides: Partial<Record<keyof PayoutForm, string>> = {}): Payout
     clientDateCreated: "2023-04-17",
     ...overrides,
   });
+}
+
+/** A decision, then (when it completed the approvals) the worker running the submission job it queued. */
+async function decide(
+  id: string,
+  decision: "approve" | "reject",
+  comment: string,
+  who: PayoutActor,
+  worker: { platform: PlatformClient },
+) {
+  const r = await recordDecision(id, decision, comment, who);
+  if (!r.ok) return r;
+  let submission: SubmitResult | undefined;
+  if (r.queued) {
+    const mine = queued.filter((job) => job.payoutRequestId === id);
+    queued.splice(0, queued.length, ...queued.filter((job) => job.payoutRequestId !== id));
+    [submission] = await Promise.all(mine.map((job) => runSubmissionJob(job, worker.platform)));
+  }
+  const { status } = await db.payoutRequest.findUniqueOrThrow({ where: { id }, select: { status: true } });
+  return { ...r, status, submission };
 }
 
 async function create(f: PayoutForm, who = staff.maker, thresholds = noThresholds) {

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { Money } from "@/components/money/money";
 import { StatusBadge } from "@/components/operations/status-badge";
 import { DecisionForm } from "@/components/payouts/decision-form";
+import { PayoutSending } from "@/components/payouts/payout-sending";
 import { PayoutStatusBadge } from "@/components/payouts/payout-status-badge";
 import { PlatformErrorNotice } from "@/components/payouts/platform-error";
 import { RequestButtons } from "@/components/payouts/request-buttons";
@@ -58,6 +59,7 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
         <RequestButtons payoutId={p.id} canCancel={p.can.cancel} canSubmit={p.can.submit} />
       </div>
 
+      <PayoutSending payoutId={p.id} status={p.status} sending={p.sending} />
       {p.error && <PlatformErrorNotice error={p.error} />}
       {p.note && (
         <p
@@ -95,7 +97,9 @@ export default async function PayoutPage({ params }: { params: Promise<{ id: str
               ? "The platform refused this pay-out; no operation exists. Create a new request after fixing the cause."
               : p.status === "submitting"
                 ? "Being sent; the outcome is checked automatically."
-                : "Not sent to the platform yet."}
+                : p.sending
+                  ? "Queued for sending; the worker sends it in a moment."
+                  : "Not sent to the platform yet."}
           </p>
         )}
       </Section>
