@@ -68,6 +68,7 @@ export const envSchema = z
     WEBHOOK_ALLOWED_IPS: cidrList,
     WEBHOOK_MAX_BODY_BYTES: positiveInt(65_536, "a whole number of bytes"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
+    E2E_ERROR_PROBE: z.stringbool({ error: "must be 1 or 0" }).default(false),
   })
   .superRefine((env, ctx) => {
     const oidc = [env.AUTH_OIDC_ISSUER, env.AUTH_OIDC_CLIENT_ID, env.AUTH_OIDC_CLIENT_SECRET];

@@ -102,6 +102,8 @@ async function main(): Promise<void> {
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     SANDBOX_URL: sandbox.url,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    // /error-probe fails on purpose, for tests/e2e/security-headers.spec.ts (absent everywhere else).
+    E2E_ERROR_PROBE: "1",
   };
   const next = path.join(projectRoot, "node_modules/next/dist/bin/next");
   log("building the production app (next build)");

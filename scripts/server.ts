@@ -19,8 +19,21 @@ const hostname = values.hostname;
 
 const { default: next } = await import("next");
 const { handleIfWebhook } = await import("../lib/webhooks/http-receiver");
+const { getEnv } = await import("../lib/env");
+const { servedOverHttps, staticSecurityHeaders } = await import("../lib/http/security-headers");
+
+// Security headers on every response, the webhook receiver's and Next's static files included (the
+// page's Content-Security-Policy comes from proxy.ts, which knows its nonce). Requests only arrive
+// after start-up (instrumentation.ts) has checked the configuration.
+const headersOverHttp = Object.entries(staticSecurityHeaders({ https: false }));
+const headersOverHttps = Object.entries(staticSecurityHeaders({ https: true }));
 
 const server = createServer((request, response) => {
+  const https = servedOverHttps({
+    publicBaseUrl: getEnv().PUBLIC_BASE_URL,
+    forwardedProto: request.headers["x-forwarded-proto"],
+  });
+  for (const [name, value] of https ? headersOverHttps : headersOverHttp) response.setHeader(name, value);
   if (!handleIfWebhook(request, response)) void handle(request, response);
 });
 const app = next({ dev, port, hostname: hostname ?? "localhost", httpServer: server });

@@ -6,7 +6,7 @@ import { checkCredentials, type SignInRefusal } from "@/lib/auth/credentials";
 import { safeCallbackUrl } from "@/lib/auth/safe-callback";
 import { endSession, resumeSession, startSession } from "@/lib/auth/session-store";
 import { ssoUserFor } from "@/lib/auth/sso";
-import { isDatabaseUnavailable } from "@/lib/db-unavailable";
+import { isDatabaseUnavailable } from "@/lib/errors/database";
 import { getEnv } from "@/lib/env";
 import { getLog } from "@/lib/log";
 import { SESSION_LIFETIME_MAX_MINUTES } from "@/lib/settings/settings";

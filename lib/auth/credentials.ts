@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
-import { isDatabaseUnavailable } from "@/lib/db-unavailable";
+import { isDatabaseUnavailable } from "@/lib/errors/database";
 import { createRateLimit } from "@/lib/http/rate-limit";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/permissions";

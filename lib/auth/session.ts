@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { auth } from "@/lib/auth/config";
 import { can, type Permission, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
+import { toPageError } from "@/lib/errors/database";
 
 export type StaffUser = { id: string; email: string; name: string | null; role: Role };
 
@@ -26,14 +27,26 @@ export const currentUser = cache(async (): Promise<StaffUser | null> => {
 
 /** For pages: redirects to sign-in when signed out, and to the forbidden page without the permission. */
 export async function requirePagePermission(permission: Permission): Promise<StaffUser> {
-  const user = await currentUser();
+  const user = await currentUserForPage();
   if (!user) redirect("/login");
   if (!can(user.role, permission)) redirect("/forbidden");
   return user;
 }
 
 export async function requireSignedIn(): Promise<StaffUser> {
-  const user = await currentUser();
+  const user = await currentUserForPage();
   if (!user) redirect("/login");
   return user;
+}
+
+/**
+ * Every console page and its layout start here, so this is where an unusable database is first met:
+ * it becomes an error the error boundary can name (see lib/errors/database.ts).
+ */
+async function currentUserForPage(): Promise<StaffUser | null> {
+  try {
+    return await currentUser();
+  } catch (error) {
+    throw await toPageError(error);
+  }
 }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { signIn, signOut } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
 import { isSignInCode, signInMessages, type SignInCode } from "@/lib/auth/sign-in-messages";
-import { isDatabaseUnavailable } from "@/lib/db-unavailable";
+import { isDatabaseUnavailable } from "@/lib/errors/database";
 
 export type SignInState = {
   ok: false;
