@@ -19,13 +19,23 @@ const hostname = values.hostname;
 
 const { default: next } = await import("next");
 const { handleIfWebhook } = await import("../lib/webhooks/http-receiver");
+const { markClientIpStamped, stampClientIp } = await import("../lib/http/client-ip");
+const { getTrustedProxies } = await import("../lib/env");
 
+// This server is the one that sees the socket: it decides each request's client IP (the webhook
+// allowlist, the audit log) and hands it to Next.js in a header of its own, overwriting the client's.
+// Read once Next.js has loaded .env (in prepare), before the first request.
+let trustedProxies: readonly string[] = [];
+markClientIpStamped();
 const server = createServer((request, response) => {
-  if (!handleIfWebhook(request, response)) void handle(request, response);
+  if (handleIfWebhook(request, response, { trustedProxies })) return;
+  stampClientIp(request, trustedProxies);
+  void handle(request, response);
 });
 const app = next({ dev, port, hostname: hostname ?? "localhost", httpServer: server });
 const handle = app.getRequestHandler();
 await app.prepare();
+trustedProxies = getTrustedProxies();
 server.listen(port, hostname, () => {
   console.log(
     `[paydesk] ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}`,
