@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { forgetCachedSettings } from "@/lib/settings/settings";
+import { isolateDatabase } from "../../support/database";
 import { snapshot } from "../../support/operations";
 
 const requestHeaders = vi.hoisted(() => ({ current: new Headers() }));
@@ -16,7 +17,6 @@ const clientIp = await import("@/lib/http/client-ip");
 const { handleIfWebhook } = await import("@/lib/webhooks/http-receiver");
 const { actorFor } = await import("@/lib/audit/actor");
 
-const db = getDb();
 const servers: Server[] = [];
 
 async function receiver(trustedProxies: string[]): Promise<string> {
@@ -30,12 +30,18 @@ async function receiver(trustedProxies: string[]): Promise<string> {
 
 let direct: string;
 let behindProxy: string;
+let restore: () => Promise<void>;
+let db: ReturnType<typeof getDb>;
 beforeAll(async () => {
+  // A database of its own: these tests empty the inbox and the settings.
+  restore = await isolateDatabase();
+  db = getDb();
   direct = await receiver([]);
   behindProxy = await receiver(["127.0.0.1/32"]);
 });
 afterAll(async () => {
   for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()));
+  await restore();
 });
 
 beforeEach(async () => {
@@ -89,7 +95,10 @@ describe("webhook allowlist and X-Forwarded-For", () => {
       outcome: "rejected",
     });
     // a trusted proxy that appended nothing usable: the client is unknown, and unknown is refused
-    for (const headers of [{}, { "x-forwarded-for": "198.51.100.7, not-an-ip" }]) {
+    for (const headers of [{}, { "x-forwarded-for": "198.51.100.7, not-an-ip" }] as Record<
+      string,
+      string
+    >[]) {
       expect(await post(behindProxy, headers)).toEqual({ status: 403, sourceIp: null, outcome: "rejected" });
     }
   });
