@@ -6,7 +6,17 @@ import { revealWebhookBodyAction } from "@/lib/webhooks/actions";
  * The raw body with recipient numbers masked, and a Reveal button for roles that may see them
  * (each reveal is audited), as the operation page does for the recipient number.
  */
-export function RawBody({ id, masked, canReveal }: { id: string; masked: string; canReveal: boolean }) {
+export function RawBody({
+  id,
+  body: shown,
+  numbersMasked,
+  canReveal,
+}: {
+  id: string;
+  body: string;
+  numbersMasked: boolean;
+  canReveal: boolean;
+}) {
   const [pending, startTransition] = useTransition();
   const [body, setBody] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -20,9 +30,11 @@ export function RawBody({ id, masked, canReveal }: { id: string; masked: string;
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-3">
         <h2 className="text-lg font-semibold">
-          {body === null ? "Raw body (recipient numbers masked)" : "Raw body (exactly as received)"}
+          {numbersMasked && body === null
+            ? "Raw body (recipient numbers masked)"
+            : "Raw body (exactly as received)"}
         </h2>
-        {canReveal && body === null && (
+        {canReveal && numbersMasked && body === null && (
           <button
             type="button"
             onClick={reveal}
@@ -43,7 +55,7 @@ export function RawBody({ id, masked, canReveal }: { id: string; masked: string;
         data-testid="raw-body"
         className="max-h-[32rem] overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-zinc-900"
       >
-        {body ?? masked}
+        {body ?? shown}
       </pre>
     </div>
   );

@@ -71,7 +71,12 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
       <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
         {JSON.stringify(d.headers, null, 2)}
       </pre>
-      <RawBody id={d.id} masked={d.body} canReveal={d.bodyMasked && can(user.role, "recipients.reveal")} />
+      <RawBody
+        id={d.id}
+        body={d.body}
+        numbersMasked={d.bodyMasked}
+        canReveal={can(user.role, "recipients.reveal")}
+      />
     </section>
   );
 }
