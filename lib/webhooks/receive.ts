@@ -175,10 +175,10 @@ function keptBody(body: BodyRead, verdict: Verdict, declared: number | null) {
   const cut = Buffer.byteLength(body.text) > REFUSED_BODY_KEPT || !body.complete;
   if (!cut) return { text: body.text, bytes, detail: verdict.detail };
   const text = Buffer.from(body.text).subarray(0, REFUSED_BODY_KEPT).toString("utf8");
-  const of = body.complete || declared !== null ? `${bytes}` : `at least ${bytes}`;
+  const of = body.complete ? `${bytes}` : declared !== null ? `${bytes} declared` : `at least ${bytes}`;
   return {
     text,
     bytes,
-    detail: `${verdict.detail}; only the first ${REFUSED_BODY_KEPT} of ${of} bytes kept`,
+    detail: `${verdict.detail}; only its first ${REFUSED_BODY_KEPT} bytes kept (of ${of})`,
   };
 }

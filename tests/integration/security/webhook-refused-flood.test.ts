@@ -82,7 +82,9 @@ describe("refused webhook bodies", () => {
       expect(row).toMatchObject({ sourceIp: "127.0.0.1", outcome: "rejected", bodyBytes: 5_000_000 });
       expect(row.body.length).toBeLessThanOrEqual(REFUSED_BODY_KEPT);
       expect(row.body).toBe("7".repeat(REFUSED_BODY_KEPT));
-      expect(row.outcomeDetail).toContain(`only the first ${REFUSED_BODY_KEPT} of 5000000 bytes kept`);
+      expect(row.outcomeDetail).toContain(
+        `only its first ${REFUSED_BODY_KEPT} bytes kept (of 5000000 declared)`,
+      );
     }
     const [{ stored }] = await db.$queryRaw<[{ stored: number }]>`
       SELECT sum(octet_length(body))::int AS stored FROM "WebhookDelivery"`;
