@@ -67,6 +67,8 @@ export const envSchema = z
     WEBHOOK_BEARER_TOKEN: optionalString,
     WEBHOOK_ALLOWED_IPS: cidrList,
     WEBHOOK_MAX_BODY_BYTES: positiveInt(65_536, "a whole number of bytes"),
+    WEBHOOK_REFUSED_PER_MINUTE: positiveInt(60, "a whole number of requests"),
+    TRUSTED_PROXIES: cidrList,
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
     E2E_ERROR_PROBE: z.stringbool({ error: "must be 1 or 0" }).default(false),
   })
@@ -118,7 +120,12 @@ export function getDatabasePoolSize(): number {
   return parseOne("DATABASE_POOL_SIZE");
 }
 
-function parseOne<K extends "DATABASE_URL" | "DATABASE_POOL_SIZE">(name: K): Env[K] {
+/** Only TRUSTED_PROXIES: for the web server's front door, which needs nothing else. */
+export function getTrustedProxies(): string[] {
+  return parseOne("TRUSTED_PROXIES");
+}
+
+function parseOne<K extends "DATABASE_URL" | "DATABASE_POOL_SIZE" | "TRUSTED_PROXIES">(name: K): Env[K] {
   const result = envSchema.shape[name].safeParse(process.env[name] || undefined);
   if (result.success) return result.data as Env[K];
   throw new EnvError(result.error.issues.map((issue) => `Configuration error: ${name} ${issue.message}`));

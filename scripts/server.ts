@@ -19,8 +19,9 @@ const hostname = values.hostname;
 
 const { default: next } = await import("next");
 const { handleIfWebhook } = await import("../lib/webhooks/http-receiver");
-const { getEnv } = await import("../lib/env");
+const { getEnv, getTrustedProxies } = await import("../lib/env");
 const { servedOverHttps, staticSecurityHeaders } = await import("../lib/http/security-headers");
+const { markClientIpStamped, stampClientIp } = await import("../lib/http/client-ip");
 
 // Security headers on every response, the webhook receiver's and Next's static files included (the
 // page's Content-Security-Policy comes from proxy.ts, which knows its nonce). Requests only arrive
@@ -28,17 +29,25 @@ const { servedOverHttps, staticSecurityHeaders } = await import("../lib/http/sec
 const headersOverHttp = Object.entries(staticSecurityHeaders({ https: false }));
 const headersOverHttps = Object.entries(staticSecurityHeaders({ https: true }));
 
+// This server is the one that sees the socket: it decides each request's client IP (the webhook
+// allowlist, the audit log) and hands it to Next.js in a header of its own, overwriting the client's.
+// Read once Next.js has loaded .env (in prepare), before the first request.
+let trustedProxies: readonly string[] = [];
+markClientIpStamped();
 const server = createServer((request, response) => {
   const https = servedOverHttps({
     publicBaseUrl: getEnv().PUBLIC_BASE_URL,
     forwardedProto: request.headers["x-forwarded-proto"],
   });
   for (const [name, value] of https ? headersOverHttps : headersOverHttp) response.setHeader(name, value);
-  if (!handleIfWebhook(request, response)) void handle(request, response);
+  if (handleIfWebhook(request, response, { trustedProxies })) return;
+  stampClientIp(request, trustedProxies);
+  void handle(request, response);
 });
 const app = next({ dev, port, hostname: hostname ?? "localhost", httpServer: server });
 const handle = app.getRequestHandler();
 await app.prepare();
+trustedProxies = getTrustedProxies();
 server.listen(port, hostname, () => {
   console.log(
     `[paydesk] ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}`,

@@ -1,9 +1,11 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { getEnv } from "@/lib/env";
+import { clientIpOfRequest } from "@/lib/http/client-ip";
 import { getLog } from "@/lib/log";
 import { readBodyLimited } from "@/lib/webhooks/read-body";
-import { receiveWebhook, STORED_BODY_LIMIT } from "@/lib/webhooks/receive";
-import { sourceIpFrom } from "@/lib/webhooks/source-ip";
+import { receiveWebhook } from "@/lib/webhooks/receive";
+import { refusedLimit, type RefusedLimit } from "@/lib/webhooks/refused-limit";
 
 // `/api/webhooks/platform`, optionally followed by one secret segment (see Settings); the query is ignored.
 const WEBHOOK_PATH = /^\/api\/webhooks\/platform(?:\/([^/?#]{1,200}))?\/?(?:\?.*)?$/;
@@ -19,11 +21,22 @@ function webhookPathSegment(url: string | undefined): string | null {
   }
 }
 
+export type ReceiverOptions = {
+  /** TRUSTED_PROXIES: peers whose X-Forwarded-For entry names the client (lib/http/client-ip). */
+  trustedProxies?: readonly string[];
+  /** The per-source limit of refused requests (the process's own by default). */
+  refusedLimit?: RefusedLimit;
+};
+
 /** Answers the request when it is for the webhook endpoint (true); leaves it alone otherwise (false). */
-export function handleIfWebhook(request: IncomingMessage, response: ServerResponse): boolean {
+export function handleIfWebhook(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: ReceiverOptions = {},
+): boolean {
   const secret = webhookPathSegment(request.url);
   if (secret === null) return false;
-  void handleWebhookRequest(request, response, secret);
+  void handleWebhookRequest(request, response, secret, options);
   return true;
 }
 
@@ -38,7 +51,11 @@ function headerLookup(request: IncomingMessage) {
 }
 
 function reply(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
-  response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+  // A body left unread (refused, oversized) would hold the connection: it is closed after the answer.
+  const close = response.req.complete ? {} : { connection: "close" };
+  response
+    .writeHead(status, { "content-type": "application/json", ...close, ...headers })
+    .end(JSON.stringify(body));
 }
 
 /**
@@ -50,18 +67,28 @@ async function handleWebhookRequest(
   request: IncomingMessage,
   response: ServerResponse,
   pathSecret: string,
+  options: ReceiverOptions,
 ): Promise<void> {
   if (request.method !== "POST") return reply(response, 405, { error: "use POST" }, { allow: "POST" });
   try {
-    const body = await readBodyLimited(request, STORED_BODY_LIMIT);
-    const headers = headerLookup(request);
-    const result = await receiveWebhook({
-      body: body.text,
-      bodyBytes: body.bytes,
-      headers,
-      sourceIp: sourceIpFrom(headers, request.socket.remoteAddress),
-      pathSecret: pathSecret || null,
-    });
+    const result = await receiveWebhook(
+      {
+        readBody: (maxBytes) => readBodyLimited(request, maxBytes),
+        headers: headerLookup(request),
+        sourceIp: clientIpOfRequest(request, options.trustedProxies ?? getEnv().TRUSTED_PROXIES),
+        pathSecret: pathSecret || null,
+      },
+      undefined,
+      options.refusedLimit ?? refusedLimit(),
+    );
+    if (result.httpStatus === 429) {
+      return reply(
+        response,
+        429,
+        { error: "too many refused requests from this source" },
+        { "retry-after": "60" },
+      );
+    }
     reply(response, result.httpStatus, {
       received: result.httpStatus === 200,
       id: result.deliveryId.toString(),

@@ -4,6 +4,7 @@ import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
+import { maskNumbersInText } from "@/lib/operations/mask";
 
 export const webhookOutcomes = [
   "received",
@@ -104,26 +105,51 @@ export async function listDeliveries(
 
 export type DeliveryDetail = InboxRow & {
   headers: unknown;
+  /** The raw body with recipient numbers masked (see revealDeliveryBody for the whole of it). */
   body: string;
+  /** True when masking changed the body: there is something to reveal. */
+  bodyMasked: boolean;
   readBackTraceID: string | null;
   processedAt: string | null;
   canReprocess: boolean;
 };
 
+/** One delivery for its page, for any viewer: recipient numbers in the body are masked. */
 export async function getDelivery(id: bigint): Promise<DeliveryDetail | null> {
   const r = await getDb().webhookDelivery.findUnique({
     where: { id },
     select: { ...listFields, headers: true, body: true, readBackTraceID: true, processedAt: true },
   });
   if (!r) return null;
+  const body = maskNumbersInText(r.body);
   return {
     ...toRow(r),
     headers: r.headers,
-    body: r.body,
+    body,
+    bodyMasked: body !== r.body,
     readBackTraceID: r.readBackTraceID,
     processedAt: r.processedAt?.toISOString() ?? null,
     canReprocess: canReprocess(r.outcome),
   };
+}
+
+export type RevealBodyResult = { ok: true; body: string } | { ok: false; code: "not_found"; message: string };
+
+/**
+ * The body exactly as received, recipient numbers included: only for the reveal action, which has
+ * checked recipients.reveal. Each reveal is written to the audit log.
+ */
+export async function revealDeliveryBody(actor: Actor, id: bigint): Promise<RevealBodyResult> {
+  return getDb().$transaction(async (tx) => {
+    const delivery = await tx.webhookDelivery.findUnique({ where: { id }, select: { body: true } });
+    if (!delivery) return { ok: false, code: "not_found", message: "No such webhook delivery." };
+    await audit(tx, actor, {
+      action: "webhook.body.reveal",
+      targetType: "webhookDelivery",
+      targetId: id.toString(),
+    });
+    return { ok: true, body: delivery.body };
+  });
 }
 
 export type ReprocessResult =

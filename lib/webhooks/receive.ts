@@ -3,28 +3,42 @@ import { timingSafeEqual } from "node:crypto";
 import { storeInboxRow } from "@/lib/webhooks/inbox-writer";
 import { getEnv } from "@/lib/env";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
+import { ipAllowed } from "@/lib/http/ip-allowlist";
 import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
 import { getSettings } from "@/lib/settings/settings";
-import { ipAllowed } from "@/lib/webhooks/source-ip";
+import { readTextLimited, type BodyRead } from "@/lib/webhooks/read-body";
+import type { RefusedLimit } from "@/lib/webhooks/refused-limit";
 
-// Bodies above the limit are answered 400 and kept (up to this many characters) for audit.
-export const STORED_BODY_LIMIT = 1_048_576;
+// Refused (401/403/404) and malformed or oversized (400) requests are kept for audit with their
+// metadata and only this much of the body: nobody outside may fill the database through them.
+export const REFUSED_BODY_KEPT = 4096;
 const KEPT_HEADERS = ["content-type", "content-length", "user-agent", "x-forwarded-for", "x-request-id"];
 
-export type IncomingWebhook = {
-  body: string;
-  bodyBytes: number;
+type IncomingRequest = {
   headers: { get(name: string): string | null };
   sourceIp: string | null;
   /** The secret path segment the request used, if any. */
   pathSecret: string | null;
 };
 
+/**
+ * A webhook request: its whole body in memory, or a reader that reads at most `maxBytes` of it
+ * (the HTTP receiver: a refused request's body is not read beyond what is kept).
+ */
+export type IncomingWebhook = IncomingRequest &
+  ({ body: string; bodyBytes: number } | { readBody: (maxBytes: number) => Promise<BodyRead> });
+
 export type ReceiveResult = {
   httpStatus: 200 | 400 | 401 | 403 | 404;
   deliveryId: bigint;
   outcome: WebhookOutcome;
 };
+
+/** Too many refused requests from this source this minute: nothing read, nothing stored. */
+export type LimitedResult = { httpStatus: 429; deliveryId: null; outcome: null };
+const limited: LimitedResult = { httpStatus: 429, deliveryId: null, outcome: null };
+
+type Verdict = { httpStatus: 200 | 400 | 401 | 403 | 404; outcome: WebhookOutcome; detail: string | null };
 
 function sameSecret(given: string | null, expected: string): boolean {
   if (given === null) return false;
@@ -50,70 +64,121 @@ function configFromEnv(): ReceiveConfig {
   return { pathSecret: env.WEBHOOK_PATH_SECRET ?? null, maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES };
 }
 
-/** Checks a webhook request and persists it raw before anything else; processing happens in a job. */
-export async function receiveWebhook(
-  incoming: IncomingWebhook,
-  config = configFromEnv(),
-): Promise<ReceiveResult> {
+/** The checks that need no body: secret path, source IP, bearer token. Null when they pass. */
+async function refusalOf(incoming: IncomingRequest, config: ReceiveConfig): Promise<Verdict | null> {
   const settings = await getSettings();
-  let httpStatus: ReceiveResult["httpStatus"] = 200;
-  let outcome: WebhookOutcome = "received";
-  let detail: string | null = null;
-  let parsed: ReturnType<typeof parseWebhookBody> | null = null;
-
   if (config.pathSecret && !sameSecret(incoming.pathSecret, config.pathSecret)) {
-    [httpStatus, outcome, detail] = [404, "rejected", "wrong or missing secret path segment"];
-  } else if (!ipAllowed(incoming.sourceIp, settings.webhookAllowedIps)) {
-    [httpStatus, outcome, detail] = [
-      403,
-      "rejected",
-      `source IP ${incoming.sourceIp ?? "unknown"} is not in the allowlist`,
-    ];
-  } else if (
+    return { httpStatus: 404, outcome: "rejected", detail: "wrong or missing secret path segment" };
+  }
+  if (!ipAllowed(incoming.sourceIp, settings.webhookAllowedIps)) {
+    const detail = `source IP ${incoming.sourceIp ?? "unknown"} is not in the allowlist`;
+    return { httpStatus: 403, outcome: "rejected", detail };
+  }
+  if (
     settings.webhookBearerToken &&
     !sameSecret(incoming.headers.get("authorization"), `Bearer ${settings.webhookBearerToken}`)
   ) {
-    [httpStatus, outcome, detail] = [401, "rejected", "missing or wrong bearer token"];
-  } else if (incoming.bodyBytes > config.maxBodyBytes) {
-    [httpStatus, outcome, detail] = [
-      400,
-      "malformed",
-      `body of ${incoming.bodyBytes} bytes exceeds ${config.maxBodyBytes}`,
-    ];
+    return { httpStatus: 401, outcome: "rejected", detail: "missing or wrong bearer token" };
+  }
+  return null;
+}
+
+/** The declared Content-Length, when it is a plain number. */
+function declaredLength(headers: IncomingRequest["headers"]): number | null {
+  const value = headers.get("content-length")?.trim();
+  return value && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+function readBody(incoming: IncomingWebhook, maxBytes: number): Promise<BodyRead> {
+  if ("readBody" in incoming) return incoming.readBody(maxBytes);
+  return Promise.resolve(readTextLimited(incoming.body, incoming.bodyBytes, maxBytes));
+}
+
+/** `bytes` is null when the body ran past the limit with no declared length. */
+function oversized(bytes: number | null, config: ReceiveConfig): Verdict {
+  const size = bytes === null ? "more than" : `${bytes} bytes, more than`;
+  return { httpStatus: 400, outcome: "malformed", detail: `body of ${size} ${config.maxBodyBytes} bytes` };
+}
+
+/**
+ * Checks a webhook request and persists it raw before anything else; processing happens in a job.
+ * A delivery that passes the checks is read and kept whole, and is never rate-limited. A refused,
+ * oversized or malformed one keeps its metadata and the first REFUSED_BODY_KEPT bytes; past `limit`
+ * such requests per source and minute, nothing is read or stored (429).
+ */
+export function receiveWebhook(incoming: IncomingWebhook, config?: ReceiveConfig): Promise<ReceiveResult>;
+export function receiveWebhook(
+  incoming: IncomingWebhook,
+  config: ReceiveConfig | undefined,
+  limit: RefusedLimit,
+): Promise<ReceiveResult | LimitedResult>;
+export async function receiveWebhook(
+  incoming: IncomingWebhook,
+  config = configFromEnv(),
+  limit: RefusedLimit | null = null,
+): Promise<ReceiveResult | LimitedResult> {
+  const declared = "readBody" in incoming ? declaredLength(incoming.headers) : incoming.bodyBytes;
+  let verdict =
+    (await refusalOf(incoming, config)) ??
+    (declared !== null && declared > config.maxBodyBytes ? oversized(declared, config) : null);
+  let body: BodyRead;
+  let parsed: ReturnType<typeof parseWebhookBody> | null = null;
+
+  if (verdict) {
+    if (limit && !limit.allow(incoming.sourceIp)) return limited;
+    body = await readBody(incoming, REFUSED_BODY_KEPT);
   } else {
-    try {
-      parsed = parseWebhookBody(incoming.body);
-    } catch (error) {
-      if (!(error instanceof WebhookBodyError)) throw error;
-      [httpStatus, outcome, detail] = [400, "malformed", error.message];
+    body = await readBody(incoming, config.maxBodyBytes);
+    if (!body.complete) verdict = oversized(declared, config);
+    else if (body.text.includes("\u0000")) {
+      // PostgreSQL text cannot hold NUL: kept for audit with U+FFFD in place of each NUL.
+      verdict = {
+        httpStatus: 400,
+        outcome: "malformed",
+        detail: "body contains NUL characters (stored with U+FFFD in their place)",
+      };
+    } else {
+      try {
+        parsed = parseWebhookBody(body.text);
+        verdict = { httpStatus: 200, outcome: "received", detail: null };
+      } catch (error) {
+        if (!(error instanceof WebhookBodyError)) throw error;
+        verdict = { httpStatus: 400, outcome: "malformed", detail: error.message };
+      }
+    }
+    if (verdict.httpStatus !== 200 && limit && !limit.allow(incoming.sourceIp)) {
+      return limited;
     }
   }
 
-  const row = {
+  const { text, bytes, detail } = keptBody(body, verdict, declared);
+  const deliveryId = await storeInboxRow({
     sourceIp: incoming.sourceIp,
     headers: keptHeaders(incoming.headers),
-    body: incoming.body.slice(0, STORED_BODY_LIMIT),
-    bodyBytes: incoming.bodyBytes,
-    outcome,
+    body: text.replaceAll("\u0000", "\uFFFD"),
+    bodyBytes: bytes,
+    outcome: verdict.outcome,
     outcomeDetail: detail,
     operationId: parsed?.operation.id ?? null,
     operationStatus: parsed?.operation.status ?? null,
     traceID: parsed?.traceID ?? null,
-    processedAt: outcome === "received" ? null : new Date(),
+    processedAt: verdict.outcome === "received" ? null : new Date(),
+  });
+  return { httpStatus: verdict.httpStatus, deliveryId, outcome: verdict.outcome };
+}
+
+/** What is stored of the body: all of an accepted one; the first REFUSED_BODY_KEPT bytes otherwise. */
+function keptBody(body: BodyRead, verdict: Verdict, declared: number | null) {
+  // A body whose reading stopped early: its declared length, when that is not less than what came.
+  const bytes = body.complete ? body.bytes : Math.max(body.bytes, declared ?? 0);
+  if (verdict.outcome === "received") return { text: body.text, bytes, detail: verdict.detail };
+  const cut = Buffer.byteLength(body.text) > REFUSED_BODY_KEPT || !body.complete;
+  if (!cut) return { text: body.text, bytes, detail: verdict.detail };
+  const text = Buffer.from(body.text).subarray(0, REFUSED_BODY_KEPT).toString("utf8");
+  const of = body.complete ? `${bytes}` : declared !== null ? `${bytes} declared` : `at least ${bytes}`;
+  return {
+    text,
+    bytes,
+    detail: `${verdict.detail}; only its first ${REFUSED_BODY_KEPT} bytes kept (of ${of})`,
   };
-  if (row.body.includes("\u0000")) {
-    // PostgreSQL text cannot hold NUL: keep the request for audit with U+FFFD in place of each NUL.
-    const deliveryId = await storeInboxRow({
-      ...row,
-      body: row.body.replaceAll("\u0000", "\uFFFD"),
-      outcome: "malformed",
-      outcomeDetail: "body contains NUL characters (stored with U+FFFD in their place)",
-      operationId: null,
-      operationStatus: null,
-      processedAt: new Date(),
-    });
-    return { httpStatus: 400, deliveryId, outcome: "malformed" };
-  }
-  const deliveryId = await storeInboxRow(row);
-  return { httpStatus, deliveryId, outcome };
 }

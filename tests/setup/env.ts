@@ -1,7 +1,12 @@
 // Every test process talks to the database prepared by the global setup, with a complete configuration.
 import { inject } from "vitest";
+import { markClientIpStamped } from "@/lib/http/client-ip";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.PLATFORM_BASE_URL ??= "http://127.0.0.1:9";
 process.env.PLATFORM_TOKEN ??= "test-token-not-used";
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
+
+// Tests stand where scripts/server.ts stands, in front of the app, stamping each request's client IP
+// header (lib/http/client-ip). Tests of the app without that server clear the mark.
+markClientIpStamped();

@@ -23,6 +23,8 @@ describe("lib/env", () => {
     const env = parseEnv(valid);
     expect(env.PLATFORM_TIMEOUT_MS).toBe(10_000);
     expect(env.WEBHOOK_ALLOWED_IPS).toEqual([]);
+    expect(env.TRUSTED_PROXIES).toEqual([]);
+    expect(env.WEBHOOK_REFUSED_PER_MINUTE).toBe(60);
     expect(env.NODE_ENV).toBe("development");
   });
 
@@ -42,6 +44,18 @@ describe("lib/env", () => {
       { WEBHOOK_ALLOWED_IPS: "10.0.0.0/8, 300.1.1.1" },
       /^Configuration error: WEBHOOK_ALLOWED_IPS must be a comma-separated list/,
     ],
+    [
+      { TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" },
+      /^Configuration error: TRUSTED_PROXIES must be a comma-separated list/,
+    ],
+    [
+      { TRUSTED_PROXIES: "10.0.0.0/33" },
+      /^Configuration error: TRUSTED_PROXIES must be a comma-separated list/,
+    ],
+    [
+      { WEBHOOK_REFUSED_PER_MINUTE: "0" },
+      /^Configuration error: WEBHOOK_REFUSED_PER_MINUTE must be a whole number of requests/,
+    ],
     [{ WEBHOOK_PATH_SECRET: "short" }, /^Configuration error: WEBHOOK_PATH_SECRET must be at least 16/],
     [{ AUTH_OIDC_ISSUER: "https://sso.example.com" }, /^Configuration error: AUTH_OIDC_ISSUER SSO needs/],
   ])("names the variable and what it expects: %o", (override, expected) => {
@@ -58,6 +72,12 @@ describe("lib/env", () => {
   it("accepts IPv4/IPv6 addresses and CIDRs in the webhook allowlist", () => {
     const env = parseEnv({ ...valid, WEBHOOK_ALLOWED_IPS: "10.0.0.0/8,192.168.1.7, 2001:db8::/32" });
     expect(env.WEBHOOK_ALLOWED_IPS).toEqual(["10.0.0.0/8", "192.168.1.7", "2001:db8::/32"]);
+  });
+
+  it("accepts IPv4/IPv6 addresses and CIDRs as trusted proxies", () => {
+    const env = parseEnv({ ...valid, TRUSTED_PROXIES: "127.0.0.1/32, 10.0.0.0/8,2001:db8::7" });
+    expect(env.TRUSTED_PROXIES).toEqual(["127.0.0.1/32", "10.0.0.0/8", "2001:db8::7"]);
+    expect(parseEnv({ ...valid, WEBHOOK_REFUSED_PER_MINUTE: "5" }).WEBHOOK_REFUSED_PER_MINUTE).toBe(5);
   });
 
   it.each([

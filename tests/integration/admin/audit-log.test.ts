@@ -9,7 +9,9 @@ import { createStaff } from "../../support/mirror";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.50" }) }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.50" }),
+}));
 
 const db = getDb();
 const tag = randomUUID();

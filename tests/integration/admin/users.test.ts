@@ -9,7 +9,7 @@ import { createStaff } from "../../support/mirror";
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 vi.mock("next/headers", () => ({
-  headers: async () => new Headers({ "x-forwarded-for": "10.0.0.1, 198.51.100.40" }),
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.40" }),
 }));
 
 const { createUserAction, setUserRoleAction, disableUserAction, resetUserPasswordAction } =

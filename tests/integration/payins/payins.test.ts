@@ -10,7 +10,9 @@ import { clientFor, startSandbox } from "../../support/sandbox";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.7" }) }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.7" }),
+}));
 
 const { createPayInAction, createPaymentLinkAction } = await import("@/lib/payins/actions");
 

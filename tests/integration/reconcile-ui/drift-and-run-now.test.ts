@@ -9,7 +9,9 @@ import { createStaff } from "../../support/mirror";
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 const queue = vi.hoisted(() => ({ sent: [] as string[], next: "job-1" as string | null }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.30" }) }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.30" }),
+}));
 vi.mock("@/lib/jobs/enqueue", () => ({
   enqueueJob: async (name: string) => {
     queue.sent.push(name);

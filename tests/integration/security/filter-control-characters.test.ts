@@ -13,7 +13,9 @@ import { pageText } from "../../support/page-text";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.9" }) }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.9" }),
+}));
 // The functions that would query with the filter: spied on, to see that none of them ran.
 vi.mock("@/lib/operations/search", async (importOriginal) => {
   const original = await importOriginal<typeof import("@/lib/operations/search")>();

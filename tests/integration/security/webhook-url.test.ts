@@ -17,7 +17,9 @@ import { clientFor, control, startSandbox } from "../../support/sandbox";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.7" }) }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.7" }),
+}));
 
 /** Addresses inside a network, in the spellings a URL parser accepts: refused unless the setting allows. */
 const PRIVATE: Array<[string, string]> = [

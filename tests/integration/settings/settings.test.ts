@@ -13,7 +13,7 @@ import { isolateDatabase } from "../../support/database";
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 vi.mock("next/headers", () => ({
-  headers: async () => new Headers({ "x-forwarded-for": "198.51.100.9", host: "paydesk.test:3000" }),
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.9", host: "paydesk.test:3000" }),
 }));
 
 const { saveSettingAction, testConnectionAction } = await import("@/lib/settings/actions");

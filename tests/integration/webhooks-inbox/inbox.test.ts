@@ -14,7 +14,9 @@ import { snapshot } from "../../support/operations";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
-vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.20" }) }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.20" }),
+}));
 
 const { reprocessWebhookAction } = await import("@/lib/webhooks/actions");
 

@@ -5,7 +5,7 @@ import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { MAX_PROCESSING_ATTEMPTS, processPendingWebhooks } from "@/lib/webhooks/process";
 import { receiveWebhook, type ReceiveConfig } from "@/lib/webhooks/receive";
-import { ipAllowed } from "@/lib/webhooks/source-ip";
+import { ipAllowed } from "@/lib/http/ip-allowlist";
 import { forgetCachedSettings } from "@/lib/settings/settings";
 import { snapshot } from "../../support/operations";
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
+import { RawBody } from "@/components/webhooks/raw-body";
 import { ReprocessButton } from "@/components/webhooks/reprocess-button";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
@@ -70,13 +71,12 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
       <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
         {JSON.stringify(d.headers, null, 2)}
       </pre>
-      <h2 className="text-lg font-semibold">Raw body (exactly as received)</h2>
-      <pre
-        data-testid="raw-body"
-        className="max-h-[32rem] overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-zinc-900"
-      >
-        {d.body}
-      </pre>
+      <RawBody
+        id={d.id}
+        body={d.body}
+        numbersMasked={d.bodyMasked}
+        canReveal={can(user.role, "recipients.reveal")}
+      />
     </section>
   );
 }

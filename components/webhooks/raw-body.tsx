@@ -1,0 +1,62 @@
+"use client";
+import { useState, useTransition } from "react";
+import { revealWebhookBodyAction } from "@/lib/webhooks/actions";
+
+/**
+ * The raw body with recipient numbers masked, and a Reveal button for roles that may see them
+ * (each reveal is audited), as the operation page does for the recipient number.
+ */
+export function RawBody({
+  id,
+  body: shown,
+  numbersMasked,
+  canReveal,
+}: {
+  id: string;
+  body: string;
+  numbersMasked: boolean;
+  canReveal: boolean;
+}) {
+  const [pending, startTransition] = useTransition();
+  const [body, setBody] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reveal = () =>
+    startTransition(async () => {
+      const r = await revealWebhookBodyAction({ id });
+      if (r.ok) setBody(r.body);
+      else setError(r.message);
+    });
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap items-baseline gap-3">
+        <h2 className="text-lg font-semibold">
+          {numbersMasked && body === null
+            ? "Raw body (recipient numbers masked)"
+            : "Raw body (exactly as received)"}
+        </h2>
+        {canReveal && numbersMasked && body === null && (
+          <button
+            type="button"
+            onClick={reveal}
+            disabled={pending}
+            className="text-sm text-indigo-700 underline dark:text-indigo-300"
+            title="Shows the body with full numbers; the reveal is recorded in the audit log"
+          >
+            Reveal numbers
+          </button>
+        )}
+        {error && (
+          <span role="alert" className="text-sm text-red-600">
+            {error}
+          </span>
+        )}
+      </div>
+      <pre
+        data-testid="raw-body"
+        className="max-h-[32rem] overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-zinc-900"
+      >
+        {body ?? shown}
+      </pre>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+// Finding 10: refused and malformed webhook requests must not fill the database. They keep their
+// metadata and the first 4 KiB of the body, and past 60 a minute from one source they are answered
+// 429 and not stored. Deliveries that pass the checks are never limited.
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "@/lib/db";
+import { getLog } from "@/lib/log";
+import { forgetCachedSettings } from "@/lib/settings/settings";
+import { handleIfWebhook } from "@/lib/webhooks/http-receiver";
+import { REFUSED_BODY_KEPT } from "@/lib/webhooks/receive";
+import { createRefusedLimit, type RefusedLimit } from "@/lib/webhooks/refused-limit";
+import { isolateDatabase } from "../../support/database";
+import { snapshot } from "../../support/operations";
+
+const servers: Server[] = [];
+let clock = Date.UTC(2030, 0, 1, 12, 0, 5);
+const limit: RefusedLimit = createRefusedLimit(60, () => clock);
+
+async function receiver(trustedProxies: string[]): Promise<string> {
+  const server = createServer((request, response) => {
+    if (!handleIfWebhook(request, response, { trustedProxies, refusedLimit: limit })) {
+      response.writeHead(418).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/platform`;
+}
+
+let direct: string;
+// Behind a trusted proxy on 127.0.0.1, X-Forwarded-For names the source: several sources from one test.
+let proxied: string;
+let restore: () => Promise<void>;
+let db: ReturnType<typeof getDb>;
+beforeAll(async () => {
+  // A database of its own: these tests empty the inbox and the settings.
+  restore = await isolateDatabase();
+  db = getDb();
+  direct = await receiver([]);
+  proxied = await receiver(["127.0.0.1/32"]);
+});
+afterAll(async () => {
+  for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()));
+  await restore();
+});
+
+beforeEach(async () => {
+  await db.webhookDelivery.deleteMany();
+  await db.setting.deleteMany();
+  await db.setting.create({ data: { key: "webhookAllowedIps", value: ["198.51.100.0/24"] } });
+  forgetCachedSettings();
+  limit.reset();
+  clock += 60_000;
+});
+
+function event(): string {
+  const op = snapshot({ status: "in_progress" });
+  return JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
+}
+
+async function post(url: string, body: string, source?: string): Promise<number> {
+  const response = await fetch(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...(source ? { "x-forwarded-for": source } : {}) },
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+const storedFrom = (sourceIp: string) => db.webhookDelivery.count({ where: { sourceIp } });
+
+describe("refused webhook bodies", () => {
+  it("keeps the metadata and the first 4 KiB of each 5 MB refused body, with its real size", async () => {
+    const big = "7".repeat(5_000_000);
+    for (let i = 0; i < 10; i++) expect(await post(direct, big)).toBe(403);
+    const rows = await db.webhookDelivery.findMany({ orderBy: { id: "asc" } });
+    expect(rows).toHaveLength(10);
+    for (const row of rows) {
+      expect(row).toMatchObject({ sourceIp: "127.0.0.1", outcome: "rejected", bodyBytes: 5_000_000 });
+      expect(row.body.length).toBeLessThanOrEqual(REFUSED_BODY_KEPT);
+      expect(row.body).toBe("7".repeat(REFUSED_BODY_KEPT));
+      expect(row.outcomeDetail).toContain(
+        `only its first ${REFUSED_BODY_KEPT} bytes kept (of 5000000 declared)`,
+      );
+    }
+    const [{ stored }] = await db.$queryRaw<[{ stored: number }]>`
+      SELECT sum(octet_length(body))::int AS stored FROM "WebhookDelivery"`;
+    expect(stored).toBeLessThanOrEqual(10 * REFUSED_BODY_KEPT);
+  });
+
+  it("keeps only the start of an oversized or malformed body from an allowed source", async () => {
+    expect(await post(proxied, "x".repeat(3_000_000), "198.51.100.7")).toBe(400);
+    expect(await post(proxied, `{"pad":"${"y".repeat(20_000)}"`, "198.51.100.7")).toBe(400);
+    const rows = await db.webhookDelivery.findMany({ orderBy: { id: "asc" } });
+    expect(rows.map((r) => [r.outcome, r.bodyBytes, r.body.length])).toEqual([
+      ["malformed", 3_000_000, REFUSED_BODY_KEPT],
+      ["malformed", 20_009, REFUSED_BODY_KEPT],
+    ]);
+  });
+});
+
+describe("per-source limit of refused requests", () => {
+  it("answers the 61st refused request of a minute from one source 429 and stores nothing; others are unaffected", async () => {
+    const warn = vi.spyOn(getLog(), "warn");
+    for (let i = 0; i < 60; i++) expect(await post(proxied, event(), "203.0.113.5")).toBe(403);
+    expect(await post(proxied, event(), "203.0.113.5")).toBe(429);
+    expect(await post(proxied, event(), "203.0.113.5")).toBe(429);
+    expect(await storedFrom("203.0.113.5")).toBe(60);
+
+    expect(await post(proxied, event(), "203.0.113.6")).toBe(403);
+    expect(await storedFrom("203.0.113.6")).toBe(1);
+
+    // one warning for the source in this minute, with the count
+    const warnings = warn.mock.calls.filter(([fields]) => JSON.stringify(fields).includes("203.0.113.5"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]![0]).toMatchObject({ refusedThisMinute: 61, limitPerMinute: 60 });
+    warn.mockRestore();
+
+    clock += 60_000;
+    expect(await post(proxied, event(), "203.0.113.5")).toBe(403);
+    expect(await storedFrom("203.0.113.5")).toBe(61);
+  });
+
+  it("counts malformed requests too, but never limits deliveries that pass the checks", async () => {
+    for (let i = 0; i < 60; i++) expect(await post(proxied, "{not json", "198.51.100.8")).toBe(400);
+    expect(await post(proxied, "{not json", "198.51.100.8")).toBe(429);
+    const accepted = await Promise.all(
+      Array.from({ length: 150 }, () => post(proxied, event(), "198.51.100.8")),
+    );
+    expect(accepted.every((status) => status === 200)).toBe(true);
+    expect(await db.webhookDelivery.count({ where: { sourceIp: "198.51.100.8", outcome: "received" } })).toBe(
+      150,
+    );
+    expect(
+      await db.webhookDelivery.count({ where: { sourceIp: "198.51.100.8", outcome: "malformed" } }),
+    ).toBe(60);
+  });
+
+  it("counts an IPv6 source by its /64, so one host cannot rotate addresses", async () => {
+    for (let i = 0; i < 60; i++) {
+      expect(await post(proxied, event(), `2001:db8:1:2::${(i + 1).toString(16)}`)).toBe(403);
+    }
+    expect(await post(proxied, event(), "2001:db8:1:2:ffff::1")).toBe(429);
+    expect(await post(proxied, event(), "2001:db8:1:3::1")).toBe(403);
+  });
+});
