@@ -19,6 +19,7 @@ const hostname = values.hostname;
 
 const { default: next } = await import("next");
 const { handleIfWebhook } = await import("../lib/webhooks/http-receiver");
+const { ensureWebhookPathSecret } = await import("../lib/webhooks/path-secret");
 
 const server = createServer((request, response) => {
   if (!handleIfWebhook(request, response)) void handle(request, response);
@@ -26,6 +27,9 @@ const server = createServer((request, response) => {
 const app = next({ dev, port, hostname: hostname ?? "localhost", httpServer: server });
 const handle = app.getRequestHandler();
 await app.prepare();
+// A fresh install gets its webhook secret path segment now (Settings shows the URL to register): an
+// endpoint without one is an admin's explicit choice, never a default.
+await ensureWebhookPathSecret();
 server.listen(port, hostname, () => {
   console.log(
     `[paydesk] ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}`,

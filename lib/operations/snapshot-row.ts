@@ -5,9 +5,31 @@ import type { Operation } from "@/lib/platform/schemas";
 
 const text = (d: Decimal | null) => (d === null ? null : d.toFixed());
 
-/** The mirror row for a platform snapshot: every Operation and paymentDetailsData field, amounts exact. */
-export function snapshotToRow(op: Operation, source: SnapshotSource, paymentMethod: string | null) {
-  const details = op.paymentDetailsData;
+/** Stored values that a snapshot lacking them leaves in place (see mirror-fields.ts). */
+export type KeptValues = {
+  paymentMethod: string | null;
+  details: {
+    bankName: string | null;
+    nameMediator: string | null;
+    number: string | null;
+    numberAdditional: Prisma.JsonValue;
+    qRcode: Prisma.JsonValue;
+  } | null;
+  linkPaymentForm: string | null;
+};
+
+/**
+ * The mirror row for a platform snapshot: every Operation and paymentDetailsData field, amounts exact.
+ * What the snapshot does not carry (details, method, link) comes from `kept`: a by-id read of a pay-in
+ * may omit paymentDetailsData, and must not wipe the details the mirror already has.
+ */
+export function snapshotToRow(
+  op: Operation,
+  source: SnapshotSource,
+  paymentMethod: string | null,
+  kept: KeptValues | null = null,
+) {
+  const details = op.paymentDetailsData ?? kept?.details ?? null;
   return {
     id: op.id,
     dateAdded: op.dateAdded,
@@ -23,13 +45,13 @@ export function snapshotToRow(op: Operation, source: SnapshotSource, paymentMeth
     amountInCurrencyBalance: text(op.amountInCurrencyBalance),
     amountComissionInCurrencyBalance: text(op.amountComissionInCurrencyBalance),
     exchangeRate: text(op.exchangeRate),
-    paymentMethod: details?.paymentMethod ?? paymentMethod,
+    paymentMethod: op.paymentDetailsData?.paymentMethod ?? paymentMethod ?? kept?.paymentMethod ?? null,
     detailsBankName: details?.bankName ?? null,
     detailsNameMediator: details?.nameMediator ?? null,
     detailsNumber: details?.number ?? null,
     detailsNumberAdditional: (details?.numberAdditional ?? undefined) as Prisma.InputJsonValue | undefined,
     detailsQrCode: (details?.qRcode ?? undefined) as Prisma.InputJsonValue | undefined,
-    linkPaymentForm: op.linkPaymentForm,
+    linkPaymentForm: op.linkPaymentForm ?? kept?.linkPaymentForm ?? null,
     raw: op.raw as Prisma.InputJsonValue,
     lastSource: source,
   } satisfies Prisma.OperationUncheckedCreateInput;

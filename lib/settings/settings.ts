@@ -12,6 +12,8 @@ import { Decimal } from "@/lib/money/decimal";
 export const settingsSchema = z.object({
   webhookAllowedIps: z.array(z.string()),
   webhookBearerToken: z.string().nullable(),
+  // The admin's explicit choice to accept webhooks without the secret path segment (path-secret.ts).
+  webhookOpenEndpoint: z.boolean(),
   stuckOperationMinutes: z.number().int().positive(),
   autoApproveBelow: z.string().nullable(),
   twoApprovalsAbove: z.string().nullable(),
@@ -25,6 +27,7 @@ function defaults(): Settings {
   return {
     webhookAllowedIps: env.WEBHOOK_ALLOWED_IPS,
     webhookBearerToken: env.WEBHOOK_BEARER_TOKEN ?? null,
+    webhookOpenEndpoint: false,
     stuckOperationMinutes: 60,
     autoApproveBelow: null,
     twoApprovalsAbove: null,
@@ -95,6 +98,7 @@ export const settingValueSchemas = {
     .max(512, "At most 512 characters.")
     .regex(/^[\x21-\x7e]+$/, "Use printable ASCII characters without spaces.")
     .nullable(),
+  webhookOpenEndpoint: z.boolean({ error: "Choose on or off." }),
   stuckOperationMinutes: z
     // a number, or the text typed in the form (digits only: "1e3", "1.5", " " are refused)
     .union([z.number(), z.string()], { error: "Enter a whole number of minutes." })

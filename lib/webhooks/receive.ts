@@ -5,6 +5,7 @@ import { getEnv } from "@/lib/env";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
 import { getSettings } from "@/lib/settings/settings";
+import { requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
 import { ipAllowed } from "@/lib/webhooks/source-ip";
 
 // Bodies above the limit are answered 400 and kept (up to this many characters) for audit.
@@ -45,16 +46,17 @@ function keptHeaders(headers: IncomingWebhook["headers"]) {
 
 export type ReceiveConfig = { pathSecret: string | null; maxBodyBytes: number };
 
-function configFromEnv(): ReceiveConfig {
-  const env = getEnv();
-  return { pathSecret: env.WEBHOOK_PATH_SECRET ?? null, maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES };
+/** The secret path segment is required unless the admin chose an open endpoint (see path-secret.ts). */
+async function configuredReceiver(): Promise<ReceiveConfig> {
+  return { pathSecret: await requiredWebhookPathSecret(), maxBodyBytes: getEnv().WEBHOOK_MAX_BODY_BYTES };
 }
 
 /** Checks a webhook request and persists it raw before anything else; processing happens in a job. */
 export async function receiveWebhook(
   incoming: IncomingWebhook,
-  config = configFromEnv(),
+  given?: ReceiveConfig,
 ): Promise<ReceiveResult> {
+  const config = given ?? (await configuredReceiver());
   const settings = await getSettings();
   let httpStatus: ReceiveResult["httpStatus"] = 200;
   let outcome: WebhookOutcome = "received";

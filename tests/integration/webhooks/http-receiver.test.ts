@@ -25,6 +25,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(async () => {
   await db.webhookDelivery.deleteMany();
   await db.setting.deleteMany();
+  // These tests are about the server, not the secret path segment (tests/integration/security).
+  await db.setting.create({ data: { key: "webhookOpenEndpoint", value: true } });
   forgetCachedSettings();
 });
 
