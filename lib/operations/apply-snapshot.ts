@@ -131,7 +131,8 @@ function judgeHint(current: MirrorState | null, incoming: IncomingSnapshot): Jud
   if (fromApi(current.lastSource) && incoming.receivedAt < current.receivedAt) return result("stale");
   const mirrored = orderingTime(current);
   const claimed = incoming.dateUpdated?.getTime() ?? -Infinity;
-  if (statusRank(incoming.status) > statusRank(current.status) && claimed >= mirrored) return result("updated");
+  if (statusRank(incoming.status) > statusRank(current.status) && claimed >= mirrored)
+    return result("updated");
   if (incoming.status === current.status && claimed > mirrored) return result("updated");
   return result("stale");
 }

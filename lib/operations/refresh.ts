@@ -39,7 +39,10 @@ export async function refreshOperation(
     if (!operation) {
       return { ok: false, code: "not_found", message: "The platform does not know this operation.", traceID };
     }
-    const applied = await applySnapshot(operation, "manualRefresh", { sourceRef: traceID, receivedAt: readAt });
+    const applied = await applySnapshot(operation, "manualRefresh", {
+      sourceRef: traceID,
+      receivedAt: readAt,
+    });
     return { ok: true, outcome: applied.outcome, status: applied.status, traceID };
   } catch (error) {
     if (!isPlatformError(error)) throw error;

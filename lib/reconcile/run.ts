@@ -106,12 +106,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
       },
     });
     for await (const page of pages) {
-      const results = await applySnapshotsBatch(
-        page.operations,
-        "reconciliation",
-        page.traceID,
-        page.readAt,
-      );
+      const results = await applySnapshotsBatch(page.operations, "reconciliation", page.traceID, page.readAt);
       const findings = findDrift(results, { graceCutoff, mirrorWasReconciled });
       if (findings.length > 0) {
         const storedAt = new Date();

@@ -33,7 +33,10 @@ async function start(
  * State in .data/sandbox survives restarts, so the mirror never disagrees with a sandbox that forgot.
  * The webhook URL is registered afterwards (registerWebhookUrl), once the secret path segment is known.
  */
-export async function startDevSandbox(dataDir: string, webhookUrl: string | null = null): Promise<RunningSandbox> {
+export async function startDevSandbox(
+  dataDir: string,
+  webhookUrl: string | null = null,
+): Promise<RunningSandbox> {
   const stateFile = path.join(dataDir, "sandbox/state.json");
   const port = Number(process.env.SANDBOX_PORT ?? 4010);
   try {

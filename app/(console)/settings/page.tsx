@@ -80,8 +80,8 @@ export default async function SettingsPage() {
             Nothing protects the webhook endpoint: no secret path segment, no bearer token and no IP
             allowlist. Anyone who can reach this server can post webhooks. Paydesk takes amounts and new
             operations only from the platform&apos;s own API, but a forged webhook can still move a status
-            until the next read and makes Paydesk call the platform. Require the secret path segment, or set
-            a bearer token or the allowlist.
+            until the next read and makes Paydesk call the platform. Require the secret path segment, or set a
+            bearer token or the allowlist.
           </Alert>
         )}
         {visible.webhookAllowedIps.length === 0 && (
