@@ -24,6 +24,8 @@ import { isFinal, statusRank } from "@/lib/operations/status";
  *    the operation is mirrored, its status is not final, every other field it carries equals the
  *    mirror's and its dateUpdated is not later than its arrival plus SKEW_MS. Otherwise the outcome is
  *    `unconfirmed`, nothing changes, and the caller reads the operation back (lib/webhooks/process.ts).
+ *    A hint that arrived before the mirror's last platform read was sent, or that follows a final
+ *    status, is `stale` (that read answered it already); a copy of the mirrored state is `unchanged`.
  * 2. The platform's own API (creation answer, read-back, list, manual refresh) outranks webhooks. Each
  *    row records its snapshot's source (`lastSource`) and when Paydesk received it
  *    (`snapshotReceivedAt`: a webhook's arrival, the moment a read was sent). An API snapshot is `stale`
@@ -120,15 +122,15 @@ function judgeHint(current: MirrorState | null, incoming: IncomingSnapshot): Jud
   const unconfirmed = (reason: string): Judgement => ({ outcome: "unconfirmed", differences, reason });
   const result = (outcome: ApplyOutcome): Judgement => ({ outcome, differences });
   if (isFinal(incoming.status)) return unconfirmed(`final status ${incoming.status}`);
+  if (differences.length === 0) return result("unchanged");
+  // A late event: the final status was confirmed by a read, or a read sent after it answered already.
+  if (isFinal(current.status)) return result("stale");
+  if (fromApi(current.lastSource) && incoming.receivedAt < current.receivedAt) return result("stale");
   if (incoming.dateUpdated && incoming.dateUpdated.getTime() > incoming.receivedAt.getTime() + SKEW_MS) {
     return unconfirmed(`dateUpdated ${incoming.dateUpdated.toISOString()} is later than its arrival`);
   }
   const claims = differences.filter((f) => !HINT_FIELDS.has(f));
   if (claims.length > 0) return unconfirmed(`it differs from the mirror in ${claims.join(", ")}`);
-  if (differences.length === 0) return result("unchanged");
-  // A late event: the final status was confirmed by a read, or a read sent after it answered already.
-  if (isFinal(current.status)) return result("stale");
-  if (fromApi(current.lastSource) && incoming.receivedAt < current.receivedAt) return result("stale");
   const mirrored = orderingTime(current);
   const claimed = incoming.dateUpdated?.getTime() ?? -Infinity;
   if (statusRank(incoming.status) > statusRank(current.status) && claimed >= mirrored)
