@@ -9,8 +9,9 @@ import { loadDotEnv } from "./lib/dotenv";
 import { seedDemoUsers } from "./lib/demo-users";
 import { migrate } from "./lib/migrations";
 import { devAuthSecret } from "./lib/dev-secret";
-import { startDevSandbox } from "./lib/dev-sandbox";
+import { registerWebhookUrl, startDevSandbox } from "./lib/dev-sandbox";
 import { startWorker } from "../lib/jobs/worker";
+import { webhookPathToRegister } from "../lib/webhooks/path-secret";
 
 const log = (line: string) => console.log(`[paydesk] ${line}`);
 const stops: Array<() => Promise<void>> = [];
@@ -40,14 +41,26 @@ async function main(): Promise<void> {
   process.env.AUTH_SECRET ||= await devAuthSecret(dataDir);
 
   const port = process.env.PORT ?? "3000";
+  let sandboxUrl: string | null = null;
   if (!process.env.PLATFORM_BASE_URL) {
-    const sandbox = await startDevSandbox(dataDir, `http://127.0.0.1:${port}/api/webhooks/platform`);
+    const sandbox = await startDevSandbox(dataDir);
     stops.push(sandbox.stop);
+    sandboxUrl = sandbox.url;
     process.env.PLATFORM_BASE_URL = sandbox.url;
     process.env.PLATFORM_TOKEN = sandbox.token;
     log(`platform sandbox on ${sandbox.url} (autopilot on; controls at ${sandbox.url}/__sandbox/)`);
   } else {
     log(`platform: ${process.env.PLATFORM_BASE_URL}`);
+  }
+
+  // The platform signs nothing: webhooks need the secret path segment (generated and kept in the
+  // database on the first start) unless an admin chose an open endpoint in Settings.
+  const webhookUrl = `http://127.0.0.1:${port}${await webhookPathToRegister()}`;
+  if (sandboxUrl) {
+    await registerWebhookUrl(sandboxUrl, webhookUrl);
+    log("the sandbox sends webhooks to the URL shown in Settings (with its secret path segment)");
+  } else {
+    log("register the webhook URL shown in Settings with the platform");
   }
 
   const users = await seedDemoUsers();

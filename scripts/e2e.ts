@@ -90,7 +90,11 @@ async function main(): Promise<void> {
   await seedMirror(db.url);
 
   const port = await freePort();
-  const sandbox = await startTestSandbox(`http://127.0.0.1:${port}/api/webhooks/platform`);
+  // The sandbox posts webhooks to the URL with the secret path segment, as a registered platform would.
+  const webhookPathSecret = randomBytes(24).toString("base64url");
+  const sandbox = await startTestSandbox(
+    `http://127.0.0.1:${port}/api/webhooks/platform/${webhookPathSecret}`,
+  );
   cleanups.push(sandbox.stop);
 
   const env: NodeJS.ProcessEnv = {
@@ -100,6 +104,7 @@ async function main(): Promise<void> {
     PLATFORM_BASE_URL: sandbox.url,
     PLATFORM_TOKEN: sandbox.token,
     AUTH_SECRET: randomBytes(32).toString("base64url"),
+    WEBHOOK_PATH_SECRET: webhookPathSecret,
     SANDBOX_URL: sandbox.url,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     // /error-probe fails on purpose, for tests/e2e/security-headers.spec.ts (absent everywhere else).

@@ -22,6 +22,7 @@ const { handleIfWebhook } = await import("../lib/webhooks/http-receiver");
 const { getEnv, getTrustedProxies } = await import("../lib/env");
 const { servedOverHttps, staticSecurityHeaders } = await import("../lib/http/security-headers");
 const { markClientIpStamped, stampClientIp } = await import("../lib/http/client-ip");
+const { ensureWebhookPathSecret } = await import("../lib/webhooks/path-secret");
 
 // Security headers on every response, the webhook receiver's and Next's static files included (the
 // page's Content-Security-Policy comes from proxy.ts, which knows its nonce). Requests only arrive
@@ -48,6 +49,9 @@ const app = next({ dev, port, hostname: hostname ?? "localhost", httpServer: ser
 const handle = app.getRequestHandler();
 await app.prepare();
 trustedProxies = getTrustedProxies();
+// A fresh install gets its webhook secret path segment now (Settings shows the URL to register): an
+// endpoint without one is an admin's explicit choice, never a default.
+await ensureWebhookPathSecret();
 server.listen(port, hostname, () => {
   console.log(
     `[paydesk] ${dev ? "development" : "production"} server on http://${hostname ?? "localhost"}:${port}`,

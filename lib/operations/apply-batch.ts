@@ -2,17 +2,18 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
-import { judgeSnapshot, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
+import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
+import type { MirroredField } from "@/lib/operations/mirror-fields";
+import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror-state";
 import { snapshotToRow } from "@/lib/operations/snapshot-row";
 
-export type MirrorState = {
-  status: OperationStatus;
-  dateUpdated: Date | null;
-  amount: string;
-  amountInCurrencyBalance: string | null;
+export type BatchItemResult = {
+  op: Operation;
+  outcome: ApplyOutcome;
+  before: MirrorState | null;
+  /** Mirrored fields whose value in the snapshot differs from the mirror's (before this batch). */
+  differences: MirroredField[];
 };
-
-export type BatchItemResult = { op: Operation; outcome: ApplyOutcome; before: MirrorState | null };
 
 const COLUMNS = [
   "id",
@@ -38,15 +39,15 @@ const COLUMNS = [
   "linkPaymentForm",
   "raw",
   "lastSource",
+  "snapshotReceivedAt",
   "firstSeenAt",
   "mirroredAt",
   "stuckFlaggedAt",
 ] as const;
-const KEPT_ON_UPDATE = new Set(["id", "firstSeenAt", "paymentMethod", "stuckFlaggedAt"]);
+const KEPT_ON_UPDATE = new Set(["id", "firstSeenAt", "stuckFlaggedAt"]);
 const quoted = COLUMNS.map((c) => `"${c}"`).join(", ");
 const updates = COLUMNS.filter((c) => !KEPT_ON_UPDATE.has(c))
   .map((c) => `"${c}" = EXCLUDED."${c}"`)
-  .concat(`"paymentMethod" = COALESCE(EXCLUDED."paymentMethod", "Operation"."paymentMethod")`)
   .concat(
     `"stuckFlaggedAt" = CASE WHEN EXCLUDED.status IN ('success', 'failed') THEN NULL ELSE "Operation"."stuckFlaggedAt" END`,
   )
@@ -63,11 +64,13 @@ const INSERT_HISTORY = `INSERT INTO "OperationStatusChange"
 /**
  * The batch form of applySnapshot for reconciliation pages: the same rules (judgeSnapshot), the same
  * per-operation locks, one transaction and three statements per batch instead of several per operation.
+ * `receivedAt` is when the page was requested.
  */
 export async function applySnapshotsBatch(
   ops: Operation[],
   source: SnapshotSource,
   sourceRef: string | null,
+  receivedAt: Date = new Date(),
 ): Promise<BatchItemResult[]> {
   const unique = [...new Map(ops.map((op) => [op.id, op])).values()];
   if (unique.length === 0) return [];
@@ -78,31 +81,7 @@ export async function applySnapshotsBatch(
         `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370))) FROM (SELECT unnest($1::text[]) AS id ORDER BY 1) AS sorted`,
         ids,
       );
-      const rows = await tx.$queryRawUnsafe<
-        {
-          id: string;
-          status: OperationStatus;
-          dateUpdated: Date | null;
-          amount: string;
-          amountInCurrencyBalance: string | null;
-        }[]
-      >(
-        `SELECT id::text, status::text AS status, "dateUpdated", trim_scale(amount)::text AS amount,
-                trim_scale("amountInCurrencyBalance")::text AS "amountInCurrencyBalance"
-         FROM "Operation" WHERE id = ANY($1::uuid[])`,
-        ids,
-      );
-      const current = new Map(
-        rows.map((r) => [
-          r.id,
-          {
-            status: r.status,
-            dateUpdated: r.dateUpdated,
-            amount: r.amount,
-            amountInCurrencyBalance: r.amountInCurrencyBalance,
-          },
-        ]),
-      );
+      const current = await readMirrorStates(tx, ids);
       const now = new Date().toISOString();
       const results: BatchItemResult[] = [];
       const writes: object[] = [];
@@ -116,11 +95,12 @@ export async function applySnapshotsBatch(
       }[] = [];
       for (const op of unique) {
         const before = current.get(op.id) ?? null;
-        const outcome = before ? judgeSnapshot(before, op) : "inserted";
-        results.push({ op, outcome, before });
+        const { outcome, differences } = judgeSnapshot(before, incomingSnapshot(op, source, receivedAt));
+        results.push({ op, outcome, before, differences });
         if (outcome !== "inserted" && outcome !== "updated") continue;
         writes.push({
-          ...snapshotToRow(op, source, null),
+          ...snapshotToRow(op, source, null, before?.kept ?? null),
+          snapshotReceivedAt: receivedAt,
           firstSeenAt: now,
           mirroredAt: now,
           stuckFlaggedAt: null,

@@ -1,10 +1,46 @@
 import "server-only";
 import { getDb } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
+import {
+  differingFields,
+  fieldsOfSnapshot,
+  HINT_FIELDS,
+  type MirroredField,
+  type MirrorFields,
+} from "@/lib/operations/mirror-fields";
+import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror-state";
 import { snapshotToRow } from "@/lib/operations/snapshot-row";
 import { isFinal, statusRank } from "@/lib/operations/status";
+
+/*
+ * The mirror's one entry point. Every snapshot of an operation (creation answer, webhook, read-back,
+ * reconciliation page, manual refresh) goes through applySnapshot or its batch form, which keep these
+ * invariants:
+ *
+ * 1. A webhook is a hint. The platform signs nothing, so a webhook never creates a row and never sets
+ *    an amount or any field other than the status and dateUpdated. It is applied on its own only when
+ *    the operation is mirrored, its status is not final, every other field it carries equals the
+ *    mirror's and its dateUpdated is not later than its arrival plus SKEW_MS. Otherwise the outcome is
+ *    `unconfirmed`, nothing changes, and the caller reads the operation back (lib/webhooks/process.ts).
+ *    A hint that arrived before the mirror's last platform read was sent, or that follows a final
+ *    status, is `stale` (that read answered it already); a copy of the mirrored state is `unchanged`.
+ * 2. The platform's own API (creation answer, read-back, list, manual refresh) outranks webhooks. Each
+ *    row records its snapshot's source (`lastSource`) and when Paydesk received it
+ *    (`snapshotReceivedAt`: a webhook's arrival, the moment a read was sent). An API snapshot is `stale`
+ *    only when the mirror's snapshot arrived after this read was sent, or when, against another API
+ *    snapshot, it shows an earlier status with an earlier dateUpdated (two reads racing). Otherwise it
+ *    wins whatever its dateUpdated, and every field that differs is written.
+ * 3. A dateUpdated counts for ordering only up to its snapshot's arrival plus SKEW_MS: a far-future
+ *    date cannot put a row out of reach of later snapshots.
+ * 4. A final status never changes (`conflict`, mirror unchanged); a later API snapshot may still correct
+ *    the other fields of a final operation.
+ * 5. A snapshot that lacks paymentDetailsData, the method or the payment-form link keeps the stored ones
+ *    (a by-id read of a pay-in may omit the details; pay-out reads carry no method).
+ * 6. Each status change is recorded with its source and reference. Concurrent snapshots of one operation
+ *    are serialised by an advisory lock on its id.
+ */
 
 export type ApplyOutcome =
   /** first time the mirror sees this operation */
@@ -16,12 +52,16 @@ export type ApplyOutcome =
   /** older than what the mirror has: ignored */
   | "stale"
   /** would move a final status to another status: refused, mirror unchanged */
-  | "conflict";
+  | "conflict"
+  /** a webhook the mirror cannot take on its word: nothing changed, read the operation back */
+  | "unconfirmed";
 
 export type ApplyResult = {
   outcome: ApplyOutcome;
   previousStatus: OperationStatus | null;
   status: OperationStatus;
+  /** Why a webhook was `unconfirmed`. */
+  reason?: string;
 };
 
 export type ApplyOptions = {
@@ -29,42 +69,99 @@ export type ApplyOptions = {
   sourceRef?: string | null;
   /** For pay-outs, whose reads carry no method: the method of our own creation request. */
   paymentMethod?: string | null;
+  /** When Paydesk received the snapshot: a webhook's arrival, or when the read was sent (default now). */
+  receivedAt?: Date;
   tx?: Prisma.TransactionClient;
 };
 
-type Current = { status: OperationStatus; dateUpdated: Date | null };
+/** How far a dateUpdated may lie ahead of the snapshot's arrival (clocks differ a little). */
+export const SKEW_MS = 5 * 60_000;
 
-/** Decides what a snapshot does to the mirrored state; the heart of "never regress". */
-export function judgeSnapshot(current: Current, incoming: Current): ApplyOutcome {
-  if (isFinal(current.status) && incoming.status !== current.status) return "conflict";
-  const a = current.dateUpdated?.getTime() ?? -Infinity;
-  const b = incoming.dateUpdated?.getTime() ?? -Infinity;
-  if (b < a) return "stale";
-  if (b === a) {
-    if (incoming.status === current.status) return "unchanged";
-    return statusRank(incoming.status) > statusRank(current.status) ? "updated" : "stale";
+export type IncomingSnapshot = {
+  status: OperationStatus;
+  dateUpdated: Date | null;
+  source: SnapshotSource;
+  receivedAt: Date;
+  fields: Partial<MirrorFields>;
+};
+
+export type Judgement = { outcome: ApplyOutcome; differences: MirroredField[]; reason?: string };
+
+export function incomingSnapshot(op: Operation, source: SnapshotSource, receivedAt: Date): IncomingSnapshot {
+  return { status: op.status, dateUpdated: op.dateUpdated, source, receivedAt, fields: fieldsOfSnapshot(op) };
+}
+
+/** The dateUpdated a snapshot may claim for ordering: never later than its arrival plus SKEW_MS. */
+export function orderingTime(s: { dateUpdated: Date | null; receivedAt: Date }): number {
+  return Math.min(s.dateUpdated?.getTime() ?? -Infinity, s.receivedAt.getTime() + SKEW_MS);
+}
+
+const fromApi = (source: SnapshotSource) => source !== "webhook";
+
+/** Decides what a snapshot does to the mirrored state (the invariants above). */
+export function judgeSnapshot(current: MirrorState | null, incoming: IncomingSnapshot): Judgement {
+  if (incoming.source === "webhook") return judgeHint(current, incoming);
+  if (!current) return { outcome: "inserted", differences: [] };
+  const differences = differingFields(current.fields, incoming.fields);
+  const result = (outcome: ApplyOutcome): Judgement => ({ outcome, differences });
+  if (incoming.receivedAt < current.receivedAt) return result("stale");
+  if (isFinal(current.status) && incoming.status !== current.status) return result("conflict");
+  if (
+    fromApi(current.lastSource) &&
+    statusRank(incoming.status) < statusRank(current.status) &&
+    orderingTime(incoming) < orderingTime(current)
+  ) {
+    return result("stale");
   }
-  return "updated";
+  return result(differences.length === 0 ? "unchanged" : "updated");
+}
+
+function judgeHint(current: MirrorState | null, incoming: IncomingSnapshot): Judgement {
+  if (!current) return { outcome: "unconfirmed", differences: [], reason: "the operation is not mirrored" };
+  const differences = differingFields(current.fields, incoming.fields);
+  const unconfirmed = (reason: string): Judgement => ({ outcome: "unconfirmed", differences, reason });
+  const result = (outcome: ApplyOutcome): Judgement => ({ outcome, differences });
+  if (isFinal(incoming.status)) return unconfirmed(`final status ${incoming.status}`);
+  if (differences.length === 0) return result("unchanged");
+  // A late event: the final status was confirmed by a read, or a read sent after it answered already.
+  if (isFinal(current.status)) return result("stale");
+  if (fromApi(current.lastSource) && incoming.receivedAt < current.receivedAt) return result("stale");
+  if (incoming.dateUpdated && incoming.dateUpdated.getTime() > incoming.receivedAt.getTime() + SKEW_MS) {
+    return unconfirmed(`dateUpdated ${incoming.dateUpdated.toISOString()} is later than its arrival`);
+  }
+  const claims = differences.filter((f) => !HINT_FIELDS.has(f));
+  if (claims.length > 0) return unconfirmed(`it differs from the mirror in ${claims.join(", ")}`);
+  const mirrored = orderingTime(current);
+  const claimed = incoming.dateUpdated?.getTime() ?? -Infinity;
+  if (statusRank(incoming.status) > statusRank(current.status) && claimed >= mirrored)
+    return result("updated");
+  if (incoming.status === current.status && claimed > mirrored) return result("updated");
+  return result("stale");
 }
 
 /**
- * Applies an operation snapshot from any source inside one transaction: inserts or updates the mirror,
- * never moves a final status back, never lets an older snapshot overwrite a newer one, and records each
- * status change with its source. Concurrent snapshots of one operation are serialised by a row lock.
+ * Applies an operation snapshot from any source inside one transaction, under the invariants above.
  */
 export async function applySnapshot(
   op: Operation,
   source: SnapshotSource,
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
+  const receivedAt = options.receivedAt ?? new Date();
   const run = async (tx: Prisma.TransactionClient): Promise<ApplyResult> => {
     // Serialises concurrent snapshots of the same operation, including the very first insert.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${op.id}, 7370))`;
-    const current = await tx.operation.findUnique({
-      where: { id: op.id },
-      select: { status: true, dateUpdated: true, paymentMethod: true },
-    });
-    const row = snapshotToRow(op, source, options.paymentMethod ?? current?.paymentMethod ?? null);
+    const current = (await readMirrorStates(tx, [op.id])).get(op.id) ?? null;
+    const judgement = judgeSnapshot(current, incomingSnapshot(op, source, receivedAt));
+    const { outcome } = judgement;
+    if (outcome !== "inserted" && outcome !== "updated") {
+      const status = current?.status ?? op.status;
+      return { outcome, previousStatus: current?.status ?? null, status, reason: judgement.reason };
+    }
+    const row = {
+      ...snapshotToRow(op, source, options.paymentMethod ?? null, current?.kept ?? null),
+      snapshotReceivedAt: receivedAt,
+    };
     const change = {
       operationId: op.id,
       toStatus: op.status,
@@ -75,13 +172,17 @@ export async function applySnapshot(
     if (!current) {
       await tx.operation.create({ data: row });
       await tx.operationStatusChange.create({ data: { ...change, fromStatus: null } });
-      return { outcome: "inserted", previousStatus: null, status: op.status };
+      return { outcome, previousStatus: null, status: op.status };
     }
-    const outcome = judgeSnapshot(current, op);
-    if (outcome !== "updated") return { outcome, previousStatus: current.status, status: current.status };
     await tx.operation.update({
       where: { id: op.id },
-      data: { ...row, mirroredAt: new Date(), ...(isFinal(op.status) ? { stuckFlaggedAt: null } : {}) },
+      data: {
+        ...row,
+        detailsNumberAdditional: row.detailsNumberAdditional ?? Prisma.DbNull,
+        detailsQrCode: row.detailsQrCode ?? Prisma.DbNull,
+        mirroredAt: new Date(),
+        ...(isFinal(op.status) ? { stuckFlaggedAt: null } : {}),
+      },
     });
     if (current.status !== op.status) {
       await tx.operationStatusChange.create({ data: { ...change, fromStatus: current.status } });

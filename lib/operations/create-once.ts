@@ -162,21 +162,24 @@ async function sendUntilKnown(
       where: { idTransactionMerchant: id },
       data: { attempts: { increment: 1 } },
     });
+    const sentAt = new Date();
     try {
       const sent = await send(platform, creation, context);
-      return await confirm(creation, sent.operation, sent.operationId, sent.traceID, sent.link);
+      return await confirm(creation, sent.operation, sent.operationId, sent.traceID, sent.link, sentAt);
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       last = error;
       if (!isPlatformError(error)) throw error;
       if (error.codeError === "duplicateIdentifier") {
         // Our earlier attempt created it. If it cannot be found right now, the intent stays pending.
+        const lookedUpAt = new Date();
         const found = await findOperationByMerchantId(platform, id, context).catch((lookup: unknown) => {
           if (!isPlatformError(lookup)) throw lookup;
           last = lookup;
           return null;
         });
-        if (found) return confirm(creation, found.operation, found.operation.id, error.traceID, null);
+        if (found)
+          return confirm(creation, found.operation, found.operation.id, error.traceID, null, lookedUpAt);
         continue;
       }
       if (error.kind === "business" || error.kind === "auth") {
@@ -220,12 +223,15 @@ async function confirm(
   operationId: string | null,
   traceID: string | null,
   link: string | null,
+  /** When the request that answered was sent: the snapshot's place among the others (apply-snapshot.ts). */
+  sentAt: Date,
 ): Promise<CreationOutcome> {
   const db = getDb();
   if (operation)
     await applySnapshot(operation, "creation", {
       sourceRef: traceID,
       paymentMethod: paymentMethodOf(creation),
+      receivedAt: sentAt,
     });
   await db.creationIntent.update({
     where: { idTransactionMerchant: creation.request.idTransactionMerchant },

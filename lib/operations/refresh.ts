@@ -34,11 +34,15 @@ export async function refreshOperation(
   platform: Pick<PlatformClient, "getOperation"> = getPlatformClient(),
 ): Promise<RefreshResult> {
   try {
+    const readAt = new Date();
     const { operation, traceID } = await platform.getOperation(id, { actorUserId });
     if (!operation) {
       return { ok: false, code: "not_found", message: "The platform does not know this operation.", traceID };
     }
-    const applied = await applySnapshot(operation, "manualRefresh", { sourceRef: traceID });
+    const applied = await applySnapshot(operation, "manualRefresh", {
+      sourceRef: traceID,
+      receivedAt: readAt,
+    });
     return { ok: true, outcome: applied.outcome, status: applied.status, traceID };
   } catch (error) {
     if (!isPlatformError(error)) throw error;

@@ -56,8 +56,13 @@ export type DriftRow = {
   operationId: string;
   kind: DriftKind;
   state: DriftState;
+  /** The mirrored fields that differed. */
+  fields: string[];
   mirrorValue: unknown;
   platformValue: unknown;
+  /** When the run wrote the platform's values into the mirror, and the traceID of the read that had them. */
+  repairedAt: string | null;
+  sourceRef: string | null;
   note: string | null;
   resolvedAt: string | null;
   resolvedBy: string | null;
@@ -88,8 +93,11 @@ export async function listDrift(filter: DriftFilter): Promise<{ rows: DriftRow[]
       operationId: i.operationId,
       kind: i.kind,
       state: i.state,
+      fields: i.fields,
       mirrorValue: i.mirrorValue,
       platformValue: i.platformValue,
+      repairedAt: i.repairedAt?.toISOString() ?? null,
+      sourceRef: i.sourceRef,
       note: i.note,
       resolvedAt: i.resolvedAt?.toISOString() ?? null,
       resolvedBy: i.resolvedById ? (emailOf.get(i.resolvedById) ?? i.resolvedById) : null,

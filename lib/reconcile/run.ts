@@ -107,15 +107,18 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
       },
     });
     for await (const page of pages) {
-      const results = await applySnapshotsBatch(page.operations, "reconciliation", page.traceID);
+      const results = await applySnapshotsBatch(page.operations, "reconciliation", page.traceID, page.readAt);
       const findings = findDrift(results, { graceCutoff, mirrorWasReconciled });
       if (findings.length > 0) {
+        const storedAt = new Date();
         await db.driftItem.createMany({
-          data: findings.map((f) => ({
+          data: findings.map(({ repaired, ...f }) => ({
             ...f,
             runId: run.id,
             mirrorValue: (f.mirrorValue ?? undefined) as Prisma.InputJsonValue | undefined,
             platformValue: f.platformValue as Prisma.InputJsonValue,
+            sourceRef: page.traceID,
+            repairedAt: repaired ? storedAt : null,
           })),
         });
       }

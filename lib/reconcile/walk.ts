@@ -6,6 +6,8 @@ export type WalkedPage = {
   skip: number;
   totalNumberRecords: number;
   traceID: string | null;
+  /** When the page was requested: its snapshots are the platform's state from then on. */
+  readAt: Date;
 };
 
 /**
@@ -19,7 +21,8 @@ export async function* walkOperations(
 ): AsyncGenerator<WalkedPage> {
   const seen = new Set<string>();
   const read = (skip: number) => {
-    const page = platform.listOperations({ skip, take: options.take });
+    const readAt = new Date();
+    const page = platform.listOperations({ skip, take: options.take }).then((p) => ({ ...p, readAt }));
     page.catch(() => {}); // a page read ahead and then not needed must not fail the process
     return page;
   };
@@ -34,6 +37,7 @@ export async function* walkOperations(
       skip,
       totalNumberRecords: page.totalNumberRecords,
       traceID: page.traceID,
+      readAt: page.readAt,
     };
     skip += page.operations.length;
     const end = page.operations.length === 0 || skip >= page.totalNumberRecords;

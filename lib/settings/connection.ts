@@ -4,6 +4,7 @@ import { getEnv } from "@/lib/env";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { getLog } from "@/lib/log";
+import { WEBHOOK_ROUTE } from "@/lib/webhooks/path-secret";
 
 export type PlatformConnection = {
   baseUrl: string;
@@ -30,16 +31,17 @@ export async function getPlatformConnection(): Promise<PlatformConnection> {
 
 /**
  * The URL to register in the platform's personal account: PUBLIC_BASE_URL (or the origin the console is
- * served from) + the webhook route + the secret path segment when one is configured. An admin has to
+ * served from) + the webhook route + the secret path segment when one is required. An admin has to
  * copy the whole URL, so the segment is shown to admins (settings.manage) here and nowhere else.
  */
-export function webhookUrlToRegister(origin: string | null): { url: string | null; hasPathSecret: boolean } {
-  const env = getEnv();
-  const base = (env.PUBLIC_BASE_URL ?? origin)?.replace(/\/+$/, "") ?? null;
-  const secret = env.WEBHOOK_PATH_SECRET;
+export function webhookUrlToRegister(
+  origin: string | null,
+  pathSecret: string | null = null,
+): { url: string | null; hasPathSecret: boolean } {
+  const base = (getEnv().PUBLIC_BASE_URL ?? origin)?.replace(/\/+$/, "") ?? null;
   return {
-    url: base ? `${base}/api/webhooks/platform${secret ? `/${secret}` : ""}` : null,
-    hasPathSecret: Boolean(secret),
+    url: base ? `${base}${WEBHOOK_ROUTE}${pathSecret ? `/${pathSecret}` : ""}` : null,
+    hasPathSecret: Boolean(pathSecret),
   };
 }
 

@@ -12,6 +12,8 @@ import { Decimal } from "@/lib/money/decimal";
 export const settingsSchema = z.object({
   webhookAllowedIps: z.array(z.string()),
   webhookBearerToken: z.string().nullable(),
+  // The admin's explicit choice to accept webhooks without the secret path segment (path-secret.ts).
+  webhookOpenEndpoint: z.boolean(),
   stuckOperationMinutes: z.number().int().positive(),
   autoApproveBelow: z.string().nullable(),
   twoApprovalsAbove: z.string().nullable(),
@@ -40,6 +42,7 @@ function defaults(): Settings {
   return {
     webhookAllowedIps: env.WEBHOOK_ALLOWED_IPS,
     webhookBearerToken: env.WEBHOOK_BEARER_TOKEN ?? null,
+    webhookOpenEndpoint: false,
     stuckOperationMinutes: 60,
     autoApproveBelow: null,
     twoApprovalsAbove: null,
@@ -155,6 +158,7 @@ export const settingValueSchemas = {
     .max(512, "At most 512 characters.")
     .regex(/^[\x21-\x7e]+$/, "Use printable ASCII characters without spaces.")
     .nullable(),
+  webhookOpenEndpoint: z.boolean({ error: "Choose on or off." }),
   stuckOperationMinutes: wholeMinutes(1, 10_080, "one week"),
   autoApproveBelow: thresholdSchema.nullable(),
   twoApprovalsAbove: thresholdSchema.nullable(),

@@ -1,15 +1,22 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
-import { applySnapshot, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
-import { isFinal } from "@/lib/operations/status";
+import { applySnapshot, SKEW_MS, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
+import {
+  fieldsOfSnapshot,
+  HINT_FIELDS,
+  LIFECYCLE_FIELDS,
+  MIRRORED_FIELDS,
+} from "@/lib/operations/mirror-fields";
+import { isFinal, statusRank } from "@/lib/operations/status";
 import type { PlatformClient } from "@/lib/platform/client";
+import type { Operation } from "@/lib/platform/schemas";
 import { parseWebhookBody } from "@/lib/platform/webhook-body";
 
 /** A failed read-back is retried on later passes; after this many attempts the delivery is `failed`. */
 export const MAX_PROCESSING_ATTEMPTS = 8;
 
-type Claimed = { id: bigint; body: string; processingAttempts: number };
+type Claimed = { id: bigint; body: string; processingAttempts: number; receivedAt: Date };
 type Decision = { outcome: WebhookOutcome; detail: string | null; readBackTraceID: string | null } | null;
 
 const outcomeOf: Record<ApplyOutcome, WebhookOutcome> = {
@@ -18,6 +25,7 @@ const outcomeOf: Record<ApplyOutcome, WebhookOutcome> = {
   unchanged: "duplicate",
   stale: "stale",
   conflict: "disagreement",
+  unconfirmed: "disagreement",
 };
 
 // How long a worker may hold a delivery while it reads the operation back before another may take it.
@@ -25,9 +33,11 @@ const CLAIM_SECONDS = 60;
 
 /**
  * Processes received webhooks; several workers may run at once. A delivery is claimed with a short lease
- * (SKIP LOCKED, no transaction held across the read-back), then decided: non-final statuses are applied
- * from the body; a final status is applied only after GET by id confirms it, and a read-back that
- * disagrees is applied as the truth and flagged. Returns how many deliveries were handled.
+ * (SKIP LOCKED, no transaction held across the read-back), then decided. A webhook is a hint (see
+ * apply-snapshot.ts): a non-final status of a mirrored operation whose other fields match the mirror is
+ * applied from the body; anything else (a final status, an unknown operation, different amounts or
+ * details, a dateUpdated ahead of its arrival) is applied only from GET by id, and a read-back that
+ * contradicts the webhook is applied as the truth and flagged. Returns how many deliveries were handled.
  */
 export async function processPendingWebhooks(
   platform: Pick<PlatformClient, "getOperation">,
@@ -42,7 +52,7 @@ export async function processPendingWebhooks(
       WHERE id = (SELECT id FROM "WebhookDelivery"
                   WHERE outcome = 'received' AND ("claimedUntil" IS NULL OR "claimedUntil" < now())
                   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, body, "processingAttempts"`;
+      RETURNING id, body, "processingAttempts", "receivedAt"`;
     if (!row) break;
     const decision = await decide(row, platform);
     await db.webhookDelivery.update({
@@ -70,16 +80,22 @@ function retryDelayMs(attempts: number): number {
 async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation">): Promise<Decision> {
   const { operation, traceID } = parseWebhookBody(row.body);
   const sourceRef = `webhook:${row.id}`;
+  let readBackReason: string | null = null;
   if (!isFinal(operation.status)) {
-    const applied = await applySnapshot(operation, "webhook", { sourceRef });
-    return {
-      outcome: outcomeOf[applied.outcome],
-      detail: describe(applied.outcome, traceID),
-      readBackTraceID: null,
-    };
+    const applied = await applySnapshot(operation, "webhook", { sourceRef, receivedAt: row.receivedAt });
+    if (applied.outcome !== "unconfirmed") {
+      return {
+        outcome: outcomeOf[applied.outcome],
+        detail: describe(applied.outcome, traceID),
+        readBackTraceID: null,
+      };
+    }
+    readBackReason = applied.reason ?? "unconfirmed";
   }
-  // Final status: business decisions rest on the read-back (spec, Receiver requirements 4).
+  // Final status: business decisions rest on the read-back (spec, Receiver requirements 4). Any other
+  // hint the mirror cannot take on its word is confirmed the same way.
   let readBack;
+  const readAt = new Date();
   try {
     readBack = await platform.getOperation(operation.id);
   } catch (error) {
@@ -99,19 +115,48 @@ async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation
       readBackTraceID: readBack.traceID,
     };
   }
-  const applied = await applySnapshot(readBack.operation, "readBack", { sourceRef: readBack.traceID });
-  if (readBack.operation.status !== operation.status) {
+  const applied = await applySnapshot(readBack.operation, "readBack", {
+    sourceRef: readBack.traceID,
+    receivedAt: readAt,
+  });
+  const contradiction = contradictions(operation, readBack.operation, row.receivedAt);
+  if (contradiction) {
     return {
       outcome: "disagreement",
-      detail: `webhook said ${operation.status}, read-back says ${readBack.operation.status} (applied the read-back)`,
+      detail: `${contradiction} (applied the read-back)`,
       readBackTraceID: readBack.traceID,
     };
   }
+  const described = describe(applied.outcome, traceID);
   return {
     outcome: outcomeOf[applied.outcome],
-    detail: describe(applied.outcome, traceID),
+    detail: readBackReason ? `read back: ${readBackReason}${described ? `; ${described}` : ""}` : described,
     readBackTraceID: readBack.traceID,
   };
+}
+
+/**
+ * Where the webhook said something the platform's read-back does not: a final status it does not have,
+ * a status it has not reached, other amounts or details, or a dateUpdated ahead of the webhook's arrival.
+ * A read-back further along than a non-final webhook is no contradiction (the platform moved on, and
+ * the fields that move with the status may have changed with it).
+ */
+function contradictions(webhook: Operation, truth: Operation, receivedAt: Date): string | null {
+  const movedOn = webhook.status !== truth.status;
+  if (movedOn && (isFinal(webhook.status) || statusRank(webhook.status) >= statusRank(truth.status))) {
+    return `webhook said ${webhook.status}, read-back says ${truth.status}`;
+  }
+  const said = fieldsOfSnapshot(webhook);
+  const read = fieldsOfSnapshot(truth);
+  const ignored = movedOn ? LIFECYCLE_FIELDS : HINT_FIELDS;
+  const fields = MIRRORED_FIELDS.filter(
+    (f) => !ignored.has(f) && f in said && f in read && said[f] !== read[f],
+  );
+  if (fields.length > 0) return `webhook differs from the read-back in ${fields.join(", ")}`;
+  if (webhook.dateUpdated && webhook.dateUpdated.getTime() > receivedAt.getTime() + SKEW_MS) {
+    return `webhook's dateUpdated ${webhook.dateUpdated.toISOString()} is later than its arrival`;
+  }
+  return null;
 }
 
 function describe(outcome: ApplyOutcome, traceID: string | null): string | null {

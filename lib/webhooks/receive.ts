@@ -6,6 +6,7 @@ import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { ipAllowed } from "@/lib/http/ip-allowlist";
 import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
 import { getSettings } from "@/lib/settings/settings";
+import { requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
 import { readTextLimited, type BodyRead } from "@/lib/webhooks/read-body";
 import type { RefusedLimit } from "@/lib/webhooks/refused-limit";
 
@@ -59,9 +60,9 @@ function keptHeaders(headers: IncomingWebhook["headers"]) {
 
 export type ReceiveConfig = { pathSecret: string | null; maxBodyBytes: number };
 
-function configFromEnv(): ReceiveConfig {
-  const env = getEnv();
-  return { pathSecret: env.WEBHOOK_PATH_SECRET ?? null, maxBodyBytes: env.WEBHOOK_MAX_BODY_BYTES };
+/** The secret path segment is required unless the admin chose an open endpoint (see path-secret.ts). */
+async function configuredReceiver(): Promise<ReceiveConfig> {
+  return { pathSecret: await requiredWebhookPathSecret(), maxBodyBytes: getEnv().WEBHOOK_MAX_BODY_BYTES };
 }
 
 /** The checks that need no body: secret path, source IP, bearer token. Null when they pass. */
@@ -114,9 +115,10 @@ export function receiveWebhook(
 ): Promise<ReceiveResult | LimitedResult>;
 export async function receiveWebhook(
   incoming: IncomingWebhook,
-  config = configFromEnv(),
+  given?: ReceiveConfig,
   limit: RefusedLimit | null = null,
 ): Promise<ReceiveResult | LimitedResult> {
+  const config = given ?? (await configuredReceiver());
   const declared = "readBody" in incoming ? declaredLength(incoming.headers) : incoming.bodyBytes;
   let verdict =
     (await refusalOf(incoming, config)) ??

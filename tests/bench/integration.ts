@@ -2,7 +2,7 @@
 // minimal node:http + INSERT baseline, and reconciliation of 100,000 sandbox operations into an empty
 // mirror compared with a plain COPY of the same rows, then an incremental run after 1% changed.
 import { fork } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
@@ -91,11 +91,14 @@ async function startBaseline(databaseUrl: string): Promise<{ url: string; stop: 
 }
 
 async function benchIngest(env: NodeJS.ProcessEnv, databaseUrl: string): Promise<BenchFigure[]> {
-  const app = await startApp(env);
+  // The receiver requires the secret path segment, as in production.
+  const pathSecret = randomBytes(24).toString("base64url");
+  const app = await startApp({ ...env, WEBHOOK_PATH_SECRET: pathSecret });
+  const endpoint = `${app.url}/api/webhooks/platform/${pathSecret}`;
   let paydesk;
   try {
-    await load(`${app.url}/api/webhooks/platform`); // warm-up: compiles routes, fills pools
-    paydesk = await load(`${app.url}/api/webhooks/platform`);
+    await load(endpoint); // warm-up: compiles routes, fills pools
+    paydesk = await load(endpoint);
   } finally {
     await app.stop();
   }

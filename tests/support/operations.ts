@@ -20,10 +20,11 @@ export function snapshot(input: SnapshotInput = {}): Operation {
   const details = payIn
     ? `{"paymentMethod":"toCard","bankName":"Sberbank","nameMediator":"Ivan I.","number":"4276000000000001","numberAdditional":null,"qRcode":null}`
     : "null";
-  const text = `{"id":"${input.id ?? randomUUID()}","dateAdded":"${input.dateAdded ?? "2026-11-20T10:00:00.000Z"}",
+  const id = input.id ?? randomUUID();
+  const text = `{"id":"${id}","dateAdded":"${input.dateAdded ?? "2026-11-20T10:00:00.000Z"}",
     "dateUpdated":"${input.dateUpdated ?? input.dateAdded ?? "2026-11-20T10:00:00.000Z"}",
     "typeOperation":"${input.typeOperation ?? "payIn"}","status":"${input.status ?? "created"}",
-    "idTransactionMerchant":"${input.idTransactionMerchant ?? `order-${randomUUID()}`}",
+    "idTransactionMerchant":"${input.idTransactionMerchant ?? `order-${id}`}",
     "amountInitial":${amount},"amountRandomized":${amount},"amount":${amount},"amountComission":45.015,
     "currency":"RUB","amountInCurrencyBalance":15.7,"amountComissionInCurrencyBalance":0.4714,"exchangeRate":95.5,
     "paymentDetailsData":${details}}`;

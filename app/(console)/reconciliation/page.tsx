@@ -118,7 +118,14 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                     className="border-t border-zinc-200 align-top dark:border-zinc-800"
                   >
                     <td className="whitespace-nowrap px-2 py-1">{when(d.createdAt)}</td>
-                    <td className="px-2 py-1">{d.kind}</td>
+                    <td className="px-2 py-1">
+                      {d.kind}
+                      {d.fields.length > 0 && (
+                        <span className="block text-xs text-zinc-500" data-testid="drift-fields">
+                          {d.fields.join(", ")}
+                        </span>
+                      )}
+                    </td>
                     <td className="px-2 py-1 font-mono text-xs">
                       <Link href={`/operations/${d.operationId}`} className="underline">
                         {d.operationId}
@@ -131,6 +138,12 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                       {short(d.platformValue)}
                     </td>
                     <td className="px-2 py-1 text-xs">
+                      {d.repairedAt && (
+                        <span className="block text-zinc-500" data-testid="drift-repaired">
+                          repaired {when(d.repairedAt)} from the platform
+                          {d.sourceRef ? ` (traceID ${d.sourceRef})` : ""}
+                        </span>
+                      )}
                       {d.note ?? ""}
                       {d.resolvedBy && (
                         <span className="block text-zinc-500">

@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { OpenEndpointToggle } from "@/components/settings/open-endpoint-toggle";
 import { SettingForm } from "@/components/settings/setting-form";
 import { TestConnection } from "@/components/settings/test-connection";
 import { Alert } from "@/components/ui/alert";
 import { CopyButton } from "@/components/ui/copy-button";
 import { requirePagePermission } from "@/lib/auth/session";
-import { getPlatformConnection, originFrom, webhookUrlToRegister } from "@/lib/settings/connection";
+import { getPlatformConnection, originFrom } from "@/lib/settings/connection";
 import { getSettings, toPublicSettings } from "@/lib/settings/settings";
+import { webhookEndpointView } from "@/lib/settings/webhook-endpoint";
 import { formatInZone } from "@/lib/time/zone";
 
 export const metadata: Metadata = { title: "Settings" };
@@ -24,7 +26,7 @@ export default async function SettingsPage() {
   await requirePagePermission("settings.manage");
   const [connection, settings] = await Promise.all([getPlatformConnection(), getSettings()]);
   const visible = toPublicSettings(settings);
-  const webhook = webhookUrlToRegister(originFrom(await headers()));
+  const webhook = await webhookEndpointView(originFrom(await headers()));
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
@@ -66,12 +68,22 @@ export default async function SettingsPage() {
           ) : (
             <p>Set PUBLIC_BASE_URL to show the URL.</p>
           )}
-          <p className="text-xs text-zinc-500">
-            {webhook.hasPathSecret
-              ? "It ends with the secret path segment (WEBHOOK_PATH_SECRET): keep it out of tickets and chats."
-              : "No secret path segment is configured (WEBHOOK_PATH_SECRET)."}
+          <p className="text-xs text-zinc-500" data-testid="webhook-path-secret">
+            {webhook.pathSecret === "open"
+              ? "No secret path segment is required: you chose to accept webhooks at the bare URL."
+              : `It ends with the secret path segment (${webhook.pathSecret === "environment" ? "WEBHOOK_PATH_SECRET" : "generated at the first start"}): keep it out of tickets and chats. Requests without it are answered 404.`}
           </p>
+          <OpenEndpointToggle open={visible.webhookOpenEndpoint} />
         </div>
+        {webhook.unprotected && (
+          <Alert tone="warning" testId="webhook-unprotected">
+            Nothing protects the webhook endpoint: no secret path segment, no bearer token and no IP
+            allowlist. Anyone who can reach this server can post webhooks. Paydesk takes amounts and new
+            operations only from the platform&apos;s own API, but a forged webhook can still move a status
+            until the next read and makes Paydesk call the platform. Require the secret path segment, or set a
+            bearer token or the allowlist.
+          </Alert>
+        )}
         {visible.webhookAllowedIps.length === 0 && (
           <Alert tone="warning" testId="allowlist-empty">
             The IP allowlist is empty: webhooks are accepted from any address. The platform signs nothing, so

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { applySnapshot, judgeSnapshot } from "@/lib/operations/apply-snapshot";
+import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
+import { applySnapshot, incomingSnapshot, judgeSnapshot } from "@/lib/operations/apply-snapshot";
+import { fieldsOfSnapshot, MIRRORED_FIELDS, type MirrorFields } from "@/lib/operations/mirror-fields";
+import type { MirrorState } from "@/lib/operations/mirror-state";
 import { flagStuckOperations } from "@/lib/operations/stuck";
 import { snapshot } from "../../support/operations";
 
@@ -19,20 +22,138 @@ async function mirrored(id: string) {
 
 describe("judgeSnapshot", () => {
   const t = (m: number) => new Date(at(m));
+  const mirrored = (status: string, m: number, source: SnapshotSource, receivedMinute = m): MirrorState => {
+    const fields = fieldsOfSnapshot(
+      snapshot({ id: "7b0f8f4e-3a55-4c1e-9d7a-1c2b3d4e5f60", status, dateUpdated: at(m) }),
+    );
+    return {
+      status: status as OperationStatus,
+      dateUpdated: t(m),
+      lastSource: source,
+      receivedAt: t(receivedMinute),
+      fields: Object.fromEntries(MIRRORED_FIELDS.map((f) => [f, fields[f] ?? null])) as MirrorFields,
+      kept: { paymentMethod: null, details: null, linkPaymentForm: null },
+    };
+  };
+  const incoming = (
+    status: string,
+    m: number,
+    source: SnapshotSource,
+    receivedMinute = m,
+    dateUpdated = at(m),
+  ) =>
+    incomingSnapshot(
+      snapshot({ id: "7b0f8f4e-3a55-4c1e-9d7a-1c2b3d4e5f60", status, dateUpdated }),
+      source,
+      t(receivedMinute),
+    );
+
   it.each([
-    ["created", 0, "in_progress", 1, "updated"],
-    ["in_progress", 2, "created", 1, "stale"],
-    ["in_progress", 1, "in_progress", 1, "unchanged"],
-    ["created", 1, "in_progress", 1, "updated"],
-    ["in_progress", 1, "created", 1, "stale"],
-    ["success", 1, "in_progress", 5, "conflict"],
-    ["success", 1, "failed", 5, "conflict"],
-    ["failed", 1, "failed", 5, "updated"],
-    ["success", 3, "success", 1, "stale"],
-  ] as const)("%s@%i then %s@%i -> %s", (from, fromAt, to, toAt, outcome) => {
-    expect(
-      judgeSnapshot({ status: from, dateUpdated: t(fromAt) }, { status: to, dateUpdated: t(toAt) }),
-    ).toBe(outcome);
+    // platform reads: the one sent later wins, unless it shows an earlier status from an earlier time
+    [
+      "created@0 readBack",
+      mirrored("created", 0, "readBack"),
+      incoming("in_progress", 1, "readBack"),
+      "updated",
+    ],
+    [
+      "in_progress@2 readBack",
+      mirrored("in_progress", 2, "readBack"),
+      incoming("created", 1, "reconciliation"),
+      "stale",
+    ],
+    [
+      "in_progress@1 readBack",
+      mirrored("in_progress", 1, "readBack"),
+      incoming("in_progress", 1, "reconciliation", 2),
+      "unchanged",
+    ],
+    [
+      "in_progress@2 readBack",
+      mirrored("in_progress", 2, "readBack"),
+      incoming("created", 1, "reconciliation", 3),
+      "stale",
+    ],
+    [
+      "success@1 readBack",
+      mirrored("success", 1, "readBack"),
+      incoming("in_progress", 5, "readBack"),
+      "conflict",
+    ],
+    [
+      "success@3 readBack",
+      mirrored("success", 3, "readBack"),
+      incoming("success", 1, "reconciliation", 4),
+      "updated",
+    ],
+    ["failed@1 readBack", mirrored("failed", 1, "readBack"), incoming("failed", 5, "readBack"), "updated"],
+    // the platform's API outranks a webhook it was sent after
+    [
+      "in_progress@2 webhook",
+      mirrored("in_progress", 2, "webhook"),
+      incoming("created", 1, "reconciliation", 3),
+      "updated",
+    ],
+    [
+      "in_progress@2 webhook",
+      mirrored("in_progress", 2, "webhook"),
+      incoming("created", 1, "reconciliation", 1),
+      "stale",
+    ],
+    // webhooks: hints that may only move the status forward
+    [
+      "created@0 creation",
+      mirrored("created", 0, "creation"),
+      incoming("in_progress", 1, "webhook"),
+      "updated",
+    ],
+    [
+      "in_progress@1 webhook",
+      mirrored("in_progress", 1, "webhook"),
+      incoming("in_progress", 1, "webhook"),
+      "unchanged",
+    ],
+    [
+      "in_progress@2 readBack",
+      mirrored("in_progress", 2, "readBack"),
+      incoming("in_progress", 1, "webhook", 3),
+      "stale",
+    ],
+    [
+      "in_progress@2 readBack",
+      mirrored("in_progress", 2, "readBack"),
+      incoming("created", 3, "webhook"),
+      "stale",
+    ],
+    [
+      "success@1 readBack",
+      mirrored("success", 1, "readBack"),
+      incoming("in_progress", 5, "webhook"),
+      "stale",
+    ],
+    ["none", null, incoming("in_progress", 1, "webhook"), "unconfirmed"],
+    [
+      "created@0 creation",
+      mirrored("created", 0, "creation"),
+      incoming("success", 1, "webhook"),
+      "unconfirmed",
+    ],
+    [
+      "created@0 creation",
+      mirrored("created", 0, "creation"),
+      incoming("in_progress", 1, "webhook", 1, "2099-12-31T00:00:00.000Z"),
+      "unconfirmed",
+    ],
+  ] as const)("%s, then %o -> %s", (_name, current, next, outcome) => {
+    expect(judgeSnapshot(current, next).outcome).toBe(outcome);
+  });
+
+  it("does not trust a far-future dateUpdated for ordering", () => {
+    const frozen = {
+      ...mirrored("in_progress", 1, "webhook"),
+      dateUpdated: new Date("2099-12-31T00:00:00.000Z"),
+    };
+    expect(judgeSnapshot(frozen, incoming("in_progress", 20, "webhook")).outcome).toBe("updated");
   });
 });
 
@@ -56,19 +177,39 @@ describe("applySnapshot", () => {
 
   it("moves forward, ignores older snapshots and records each change once", async () => {
     const id = randomUUID();
-    await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(0) }), "creation");
+    const received = (m: number) => ({ receivedAt: new Date(at(m)) });
+    await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(0) }), "creation", received(0));
     expect(
-      (await applySnapshot(snapshot({ id, status: "in_progress", dateUpdated: at(1) }), "webhook")).outcome,
+      (
+        await applySnapshot(
+          snapshot({ id, status: "in_progress", dateUpdated: at(1) }),
+          "webhook",
+          received(1),
+        )
+      ).outcome,
     ).toBe("updated");
+    // a page read before the webhook arrived
     expect(
-      (await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(0) }), "reconciliation"))
-        .outcome,
+      (
+        await applySnapshot(
+          snapshot({ id, status: "created", dateUpdated: at(0) }),
+          "reconciliation",
+          received(0),
+        )
+      ).outcome,
     ).toBe("stale");
     expect(
-      (await applySnapshot(snapshot({ id, status: "in_progress", dateUpdated: at(1) }), "webhook")).outcome,
+      (
+        await applySnapshot(
+          snapshot({ id, status: "in_progress", dateUpdated: at(1) }),
+          "webhook",
+          received(1),
+        )
+      ).outcome,
     ).toBe("unchanged");
     expect(
-      (await applySnapshot(snapshot({ id, status: "success", dateUpdated: at(2) }), "readBack")).outcome,
+      (await applySnapshot(snapshot({ id, status: "success", dateUpdated: at(2) }), "readBack", received(2)))
+        .outcome,
     ).toBe("updated");
     const { op, history } = await mirrored(id);
     expect(op.status).toBe("success");
@@ -83,7 +224,7 @@ describe("applySnapshot", () => {
   it("never moves a final status, even for a newer snapshot", async () => {
     const id = randomUUID();
     await applySnapshot(snapshot({ id, status: "failed", dateUpdated: at(3) }), "reconciliation");
-    const result = await applySnapshot(snapshot({ id, status: "success", dateUpdated: at(9) }), "webhook");
+    const result = await applySnapshot(snapshot({ id, status: "success", dateUpdated: at(9) }), "readBack");
     expect(result).toEqual({ outcome: "conflict", previousStatus: "failed", status: "failed" });
     expect((await mirrored(id)).op.status).toBe("failed");
   });
@@ -94,7 +235,8 @@ describe("applySnapshot", () => {
     const snapshots = Array.from({ length: 24 }, (_, i) =>
       snapshot({ id, status: statuses[i % 4], dateUpdated: at(i % 4) }),
     );
-    const results = await Promise.all(snapshots.map((s) => applySnapshot(s, "webhook")));
+    const moment = { receivedAt: new Date() };
+    const results = await Promise.all(snapshots.map((s) => applySnapshot(s, "readBack", moment)));
     expect(results.filter((r) => r.outcome === "inserted")).toHaveLength(1);
     const { op, history } = await mirrored(id);
     expect(op.status).toBe("success");
@@ -108,7 +250,7 @@ describe("applySnapshot", () => {
         rows[i - 1]!.platformDateUpdated!.getTime(),
       );
     }
-    expect(history.at(-1)).toMatch(/>success@webhook$/);
+    expect(history.at(-1)).toMatch(/>success@readBack$/);
   });
 
   it("flags operations stuck in a non-final status and clears the flag at the final status", async () => {
@@ -128,7 +270,7 @@ describe("applySnapshot", () => {
         dateAdded: "2026-01-01T00:00:00.000Z",
         dateUpdated: "2026-01-01T03:00:00.000Z",
       }),
-      "webhook",
+      "readBack",
     );
     expect((await mirrored(stuck.id)).op.stuckFlaggedAt).toBeNull();
   });

@@ -107,7 +107,7 @@ describe("runReconciliation", () => {
     await runReconciliation({ kind: "full", platform: list, now: () => new Date("1990-02-01") });
 
     list.replace(make(0, "success", ids[0])); // webhook for success was lost
-    await applySnapshot(make(1, "failed", ids[1]), "webhook"); // mirror says failed
+    await applySnapshot(make(1, "failed", ids[1]), "readBack"); // mirror says failed
     list.replace(make(1, "success", ids[1])); // platform says success
     const changedAmount = snapshot({
       id: ids[2],

@@ -34,6 +34,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await db.webhookDelivery.deleteMany();
   await db.setting.deleteMany();
+  // These tests are about the server, not the secret path segment (tests/integration/security).
+  await db.setting.create({ data: { key: "webhookOpenEndpoint", value: true } });
   forgetCachedSettings();
 });
 

@@ -1,0 +1,104 @@
+import "server-only";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
+import { comparableDecimal, comparableJson, type MirrorFields } from "@/lib/operations/mirror-fields";
+import type { KeptValues } from "@/lib/operations/snapshot-row";
+
+/** What the mirror holds for one operation: enough to judge a snapshot, compare it and merge it. */
+export type MirrorState = {
+  status: OperationStatus;
+  dateUpdated: Date | null;
+  lastSource: SnapshotSource;
+  /** When Paydesk received the snapshot the row holds. */
+  receivedAt: Date;
+  fields: MirrorFields;
+  /** Stored values a later snapshot that lacks them must not wipe. */
+  kept: KeptValues;
+};
+
+type Row = {
+  id: string;
+  status: OperationStatus;
+  lastSource: SnapshotSource;
+  snapshotReceivedAt: Date;
+  dateUpdated: Date | null;
+  dateAdded: Date;
+  typeOperation: string;
+  idTransactionMerchant: string;
+  amountInitial: string;
+  amountRandomized: string | null;
+  amount: string;
+  amountComission: string | null;
+  currency: string;
+  amountInCurrencyBalance: string | null;
+  amountComissionInCurrencyBalance: string | null;
+  exchangeRate: string | null;
+  paymentMethod: string | null;
+  detailsBankName: string | null;
+  detailsNameMediator: string | null;
+  detailsNumber: string | null;
+  detailsNumberAdditional: Prisma.JsonValue;
+  detailsQrCode: Prisma.JsonValue;
+  linkPaymentForm: string | null;
+};
+
+const SELECT = `SELECT id::text, status::text AS status, "lastSource"::text AS "lastSource", "snapshotReceivedAt",
+    "dateUpdated", "dateAdded", "typeOperation"::text AS "typeOperation", "idTransactionMerchant",
+    "amountInitial"::text AS "amountInitial", "amountRandomized"::text AS "amountRandomized",
+    amount::text AS amount, "amountComission"::text AS "amountComission", currency,
+    "amountInCurrencyBalance"::text AS "amountInCurrencyBalance",
+    "amountComissionInCurrencyBalance"::text AS "amountComissionInCurrencyBalance",
+    "exchangeRate"::text AS "exchangeRate", "paymentMethod", "detailsBankName", "detailsNameMediator",
+    "detailsNumber", "detailsNumberAdditional", "detailsQrCode", "linkPaymentForm"
+  FROM "Operation" WHERE id = ANY($1::uuid[])`;
+
+function toState(r: Row): MirrorState {
+  return {
+    status: r.status,
+    dateUpdated: r.dateUpdated,
+    lastSource: r.lastSource,
+    receivedAt: r.snapshotReceivedAt,
+    fields: {
+      status: r.status,
+      dateUpdated: r.dateUpdated?.toISOString() ?? null,
+      dateAdded: r.dateAdded.toISOString(),
+      typeOperation: r.typeOperation,
+      idTransactionMerchant: r.idTransactionMerchant,
+      amountInitial: comparableDecimal(r.amountInitial),
+      amountRandomized: comparableDecimal(r.amountRandomized),
+      amount: comparableDecimal(r.amount),
+      amountComission: comparableDecimal(r.amountComission),
+      currency: r.currency,
+      amountInCurrencyBalance: comparableDecimal(r.amountInCurrencyBalance),
+      amountComissionInCurrencyBalance: comparableDecimal(r.amountComissionInCurrencyBalance),
+      exchangeRate: comparableDecimal(r.exchangeRate, 8),
+      paymentMethod: r.paymentMethod,
+      detailsBankName: r.detailsBankName,
+      detailsNameMediator: r.detailsNameMediator,
+      detailsNumber: r.detailsNumber,
+      detailsNumberAdditional: comparableJson(r.detailsNumberAdditional),
+      detailsQrCode: comparableJson(r.detailsQrCode),
+      linkPaymentForm: r.linkPaymentForm,
+    },
+    kept: {
+      paymentMethod: r.paymentMethod,
+      details: {
+        bankName: r.detailsBankName,
+        nameMediator: r.detailsNameMediator,
+        number: r.detailsNumber,
+        numberAdditional: r.detailsNumberAdditional,
+        qRcode: r.detailsQrCode,
+      },
+      linkPaymentForm: r.linkPaymentForm,
+    },
+  };
+}
+
+/** The mirror's state of each of these operations that it has; call it under their advisory locks. */
+export async function readMirrorStates(
+  tx: Prisma.TransactionClient,
+  ids: string[],
+): Promise<Map<string, MirrorState>> {
+  const rows = await tx.$queryRawUnsafe<Row[]>(SELECT, ids);
+  return new Map(rows.map((r) => [r.id, toState(r)]));
+}
