@@ -47,6 +47,8 @@ afterAll(async () => {
 beforeEach(async () => {
   await db.webhookDelivery.deleteMany();
   await db.setting.deleteMany();
+  // These tests are about the source IP and refused bodies, not the secret path segment.
+  await db.setting.create({ data: { key: "webhookOpenEndpoint", value: true } });
   await db.setting.create({ data: { key: "webhookAllowedIps", value: ["198.51.100.7/32"] } });
   forgetCachedSettings();
 });
