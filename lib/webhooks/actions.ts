@@ -6,11 +6,9 @@ import { deliveryIdSchema, reprocessDelivery } from "@/lib/webhooks/inbox";
 
 const deliveryId = z.object({ id: deliveryIdSchema }).strict();
 
-const reprocess = authorizedAction("webhooks.reprocess", deliveryId, async (input, user) =>
-  reprocessDelivery(await actorFor(user), input.id),
-);
-
 /** Queues a processed delivery to be decided again (webhooks.reprocess); rejected/malformed ones stay. */
-export async function reprocessWebhookAction(input: unknown) {
-  return reprocess(input);
-}
+export const reprocessWebhookAction = authorizedAction(
+  "webhooks.reprocess",
+  deliveryId,
+  async (input, user) => reprocessDelivery(await actorFor(user), input.id),
+);
