@@ -69,12 +69,13 @@ export function PayoutForm({
   banks,
   methods,
   notInTariff,
-  isAdmin,
+  canOverrideDuplicate,
 }: {
   banks: string[];
   methods: string[];
   notInTariff: string[];
-  isAdmin: boolean;
+  /** The viewer may create a pay-out the duplicate guard blocks, with a reason (payouts.overrideDuplicate). */
+  canOverrideDuplicate: boolean;
 }) {
   const router = useRouter();
   const [values, setValues] = useState<Values>(empty);
@@ -372,7 +373,7 @@ export function PayoutForm({
       <Button type="submit" disabled={pending}>
         {pending ? "Checking…" : "Review"}
       </Button>
-      {isAdmin && (
+      {canOverrideDuplicate && (
         <p className="text-xs text-zinc-500">
           As an admin you may override the duplicate block with a reason.
         </p>

@@ -21,8 +21,9 @@ export function authorizedAction<S extends z.ZodType, R>(
   permission: Permission,
   schema: S,
   handler: (input: z.output<S>, user: StaffUser) => Promise<R>,
-): (input: unknown) => Promise<R | ActionFailure> {
-  return async (input: unknown) => {
+): (input?: unknown) => Promise<R | ActionFailure> {
+  // input is optional so that an action without input (e.g. the connection test) is called with none
+  return async (input?: unknown) => {
     const auth = await authorize(permission);
     if (!auth.ok) return auth;
     const parsed = schema.safeParse(input);

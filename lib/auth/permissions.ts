@@ -12,6 +12,10 @@ export const permissions = {
   "payouts.read": ["admin", "finance", "approver"],
   "payouts.create": ["admin", "finance"],
   "payouts.approve": ["admin", "approver"],
+  // Creates a pay-out the duplicate guard blocked, with a reason (stored and audited).
+  "payouts.overrideDuplicate": ["admin"],
+  // Cancels a request someone else made (the maker may always cancel their own).
+  "payouts.cancelAny": ["admin"],
   "payins.create": ["admin", "finance"],
   "webhooks.read": ["admin", "support"],
   // Puts a processed delivery back in the queue: the worker reads the operation back again.
@@ -29,4 +33,9 @@ export type Permission = keyof typeof permissions;
 
 export function can(role: Role, permission: Permission): boolean {
   return (permissions[permission] as readonly Role[]).includes(role);
+}
+
+/** The roles that hold a permission (for a query over users, e.g. "the other user managers"). */
+export function rolesWith(permission: Permission): Role[] {
+  return [...permissions[permission]];
 }

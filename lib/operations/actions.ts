@@ -11,11 +11,13 @@ import { safeText } from "@/lib/validation/text";
 
 const operationId = z.object({ id: z.uuid("Not an operation id.").transform((s) => s.toLowerCase()) });
 
-const refresh = authorizedAction("operations.refresh", operationId, (input, user) =>
+/** Reads the operation from the platform and applies it to the mirror (operations.refresh). */
+export const refreshOperationAction = authorizedAction("operations.refresh", operationId, (input, user) =>
   refreshOperation(input.id, user.id),
 );
 
-const reveal = authorizedAction("recipients.reveal", operationId, (input, user) =>
+/** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
+export const revealRecipientNumberAction = authorizedAction("recipients.reveal", operationId, (input, user) =>
   revealRecipientNumber(user, { type: "operation", id: input.id }, readRecipientNumber),
 );
 
@@ -29,7 +31,8 @@ const viewInput = z.object({
   query: z.string().max(4000),
 });
 
-const save = authorizedAction("operations.read", viewInput, async (input, user) => {
+/** Saves the current filter, columns and page size under a name for the signed-in user. */
+export const saveViewAction = authorizedAction("operations.read", viewInput, async (input, user) => {
   const parsed = parseOperationFilter(new URLSearchParams(input.query));
   if (!parsed.ok) {
     return {
@@ -52,29 +55,10 @@ const save = authorizedAction("operations.read", viewInput, async (input, user) 
   return { ok: true as const, view };
 });
 
-const remove = authorizedAction("operations.read", operationId, async (input, user) => {
+/** Deletes one of the signed-in user's saved views. */
+export const deleteViewAction = authorizedAction("operations.read", operationId, async (input, user) => {
   const deleted = await deleteView(user.id, input.id);
   return deleted
     ? { ok: true as const }
     : { ok: false as const, code: "not_found" as const, message: "No such view." };
 });
-
-/** Reads the operation from the platform and applies it to the mirror (operations.refresh). */
-export async function refreshOperationAction(input: unknown) {
-  return refresh(input);
-}
-
-/** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
-export async function revealRecipientNumberAction(input: unknown) {
-  return reveal(input);
-}
-
-/** Saves the current filter, columns and page size under a name for the signed-in user. */
-export async function saveViewAction(input: unknown) {
-  return save(input);
-}
-
-/** Deletes one of the signed-in user's saved views. */
-export async function deleteViewAction(input: unknown) {
-  return remove(input);
-}

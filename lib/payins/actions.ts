@@ -15,23 +15,15 @@ const linkInput = z.discriminatedUnion(
   { error: "Choose whether the client picks the method or the method is fixed." },
 );
 
-const payIn = authorizedAction("payins.create", payInSchema, async (input, user) =>
-  createPayIn(getPlatformClient(), await actorFor(user), input),
-);
-
-const link = authorizedAction("payins.create", linkInput, async (input, user) =>
-  createPaymentLink(getPlatformClient(), await actorFor(user), input),
-);
-
 /**
  * Creates a host-to-host pay-in (payins.create). The transfer details come back in this result only:
  * single-use, valid for this operation only, never offered again.
  */
-export async function createPayInAction(input: unknown) {
-  return payIn(input);
-}
+export const createPayInAction = authorizedAction("payins.create", payInSchema, async (input, user) =>
+  createPayIn(getPlatformClient(), await actorFor(user), input),
+);
 
 /** Creates a payment link, `prepare` or `full` (payins.create); returns the link and a QR code. */
-export async function createPaymentLinkAction(input: unknown) {
-  return link(input);
-}
+export const createPaymentLinkAction = authorizedAction("payins.create", linkInput, async (input, user) =>
+  createPaymentLink(getPlatformClient(), await actorFor(user), input),
+);

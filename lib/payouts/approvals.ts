@@ -3,8 +3,10 @@ import { audit } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { handOffSubmission } from "./hand-off";
+import { moveRequest } from "./move";
+import { canCancel, canDecide, type CancelRefusal, type DecideRefusal } from "./policy";
 import { auditActor, type PayoutActor } from "./requests";
-import { CANCELLABLE, type PayoutRequestStatus } from "./state";
+import type { PayoutRequestStatus } from "./state";
 
 export type DecisionResult =
   | {
@@ -18,11 +20,7 @@ export type DecisionResult =
        */
       queued?: boolean;
     }
-  | {
-      ok: false;
-      code: "not_found" | "own_request" | "already_decided" | "not_awaiting";
-      message: string;
-    };
+  | { ok: false; code: "not_found" | DecideRefusal; message: string };
 
 /** Locks the request's row for the rest of the transaction: decisions on one request run one at a time. */
 async function lockRequest(tx: Prisma.TransactionClient, id: string) {
@@ -30,10 +28,10 @@ async function lockRequest(tx: Prisma.TransactionClient, id: string) {
 }
 
 /**
- * Records one approver's decision. The maker never decides on their own request (admins included), each
- * approver decides once, and only requests awaiting approval take decisions. The row is locked, so two
- * approvers at the same moment are serialised: exactly one of them completes the set and moves the
- * request to approved, and only that call hands it to the worker. Nothing here waits for the platform.
+ * Records one approver's decision, as the policy allows (canDecide: never the maker, admins included;
+ * once per approver; only while the request awaits approval). The row is locked, so two approvers at
+ * the same moment are serialised: exactly one of them completes the set and moves the request to
+ * approved, and only that call hands it to the worker. Nothing here waits for the platform.
  */
 export async function decide(
   id: string,
@@ -50,20 +48,8 @@ export async function decide(
       include: { approvals: { select: { approverId: true, decision: true } } },
     });
     if (!row) return { ok: false, code: "not_found", message: "No such pay-out request." };
-    if (row.makerId === actor.id)
-      return {
-        ok: false,
-        code: "own_request",
-        message: "You created this pay-out; another person must approve or reject it.",
-      };
-    if (row.approvals.some((a) => a.approverId === actor.id))
-      return { ok: false, code: "already_decided", message: "You have already decided on this pay-out." };
-    if (row.status !== "awaiting_approval")
-      return {
-        ok: false,
-        code: "not_awaiting",
-        message: `This pay-out is ${row.status.replace(/_/g, " ")}; it no longer takes decisions.`,
-      };
+    const verdict = canDecide(row, actor);
+    if (!verdict.ok) return { ok: false, code: verdict.reason, message: verdict.message };
 
     await tx.payoutApproval.create({
       data: { payoutRequestId: id, approverId: actor.id, decision, comment },
@@ -80,7 +66,9 @@ export async function decide(
     if (decision === "reject") status = "rejected";
     else if (approvals >= row.requiredApprovals) status = "approved";
     if (status !== row.status) {
-      await tx.payoutRequest.update({ where: { id }, data: { status } });
+      // the row is locked: nothing else can have moved it since it was read
+      if (!(await moveRequest(tx, id, row.status, status)))
+        throw new Error(`pay-out request ${id} changed status under its lock`);
       await audit(tx, who, {
         action: "payout.status",
         targetType: "payoutRequest",
@@ -97,32 +85,20 @@ export async function decide(
 }
 
 export type CancelResult =
-  | { ok: true; status: "cancelled" }
-  | { ok: false; code: "not_found" | "not_allowed" | "too_late"; message: string };
+  { ok: true; status: "cancelled" } | { ok: false; code: "not_found" | CancelRefusal; message: string };
 
-/** The maker or an admin cancels a request that has not been sent (draft, awaiting approval, approved). */
+/**
+ * Cancels a request that has not been sent, as the policy allows (canCancel: the maker, or whoever may
+ * cancel any request).
+ */
 export async function cancelPayout(id: string, actor: PayoutActor, comment?: string): Promise<CancelResult> {
   return getDb().$transaction(async (tx): Promise<CancelResult> => {
     await lockRequest(tx, id);
     const row = await tx.payoutRequest.findUnique({ where: { id }, select: { status: true, makerId: true } });
     if (!row) return { ok: false, code: "not_found", message: "No such pay-out request." };
-    if (row.makerId !== actor.id && actor.role !== "admin")
-      return {
-        ok: false,
-        code: "not_allowed",
-        message: "Only the maker or an admin can cancel this pay-out.",
-      };
-    if (!CANCELLABLE.includes(row.status))
-      return {
-        ok: false,
-        code: "too_late",
-        message: `This pay-out is ${row.status.replace(/_/g, " ")}; only requests not yet sent can be cancelled.`,
-      };
-    const moved = await tx.payoutRequest.updateMany({
-      where: { id, status: { in: [...CANCELLABLE] } },
-      data: { status: "cancelled" },
-    });
-    if (moved.count !== 1)
+    const verdict = canCancel(row, actor);
+    if (!verdict.ok) return { ok: false, code: verdict.reason, message: verdict.message };
+    if (!(await moveRequest(tx, id, row.status, "cancelled")))
       return { ok: false, code: "too_late", message: "This pay-out is already being sent." };
     await audit(tx, auditActor(actor), {
       action: "payout.cancel",

@@ -4,7 +4,8 @@ import { getDb } from "@/lib/db";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import { maskNumber } from "@/lib/operations/mask";
 import { explainPlatformRefusal, type ExplainedError } from "./errors";
-import { CANCELLABLE, isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
+import { canCancel, canDecide } from "./policy";
+import { isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
 
 /** The payment currency of console pay-outs (the platform's RUB methods; the spec shows RUB only). */
 async function paymentCurrency(): Promise<string> {
@@ -98,9 +99,9 @@ export type PayoutDetail = PayoutListItem & {
     comment: string;
     at: string;
   }>;
-  /** What the viewer may do now (the actions check again). */
+  /** What the viewer may do now (policy.ts; the actions ask it again). */
   can: { approve: boolean; cancel: boolean; submit: boolean };
-  /** Why the viewer cannot approve, when they have the permission but not the right. */
+  /** Why the viewer cannot decide on a request awaiting approval, when they have the permission. */
   approveBlockedReason: string | null;
 };
 
@@ -123,14 +124,11 @@ export async function getPayoutDetail(
     paymentCurrency(),
   ]);
   if (!row) return null;
-  const decided = row.approvals.some((a) => a.approverId === viewer.id);
-  const mayApprove = can(viewer.role, "payouts.approve");
-  let approveBlockedReason: string | null = null;
-  if (mayApprove && row.status === "awaiting_approval") {
-    if (row.makerId === viewer.id)
-      approveBlockedReason = "You created this pay-out; another person must approve it.";
-    else if (decided) approveBlockedReason = "You have already decided on this pay-out.";
-  }
+  const decision = canDecide(row, viewer);
+  const approveBlockedReason =
+    !decision.ok && decision.reason !== "forbidden" && row.status === "awaiting_approval"
+      ? decision.message
+      : null;
   const failed = row.status === "failed_to_submit";
   return {
     id: row.id,
@@ -176,11 +174,8 @@ export async function getPayoutDetail(
       at: a.createdAt.toISOString(),
     })),
     can: {
-      approve: mayApprove && row.status === "awaiting_approval" && approveBlockedReason === null,
-      cancel:
-        CANCELLABLE.includes(row.status) &&
-        can(viewer.role, "payouts.create") &&
-        (row.makerId === viewer.id || viewer.role === "admin"),
+      approve: decision.ok,
+      cancel: canCancel(row, viewer).ok,
       // a request on its way is the worker's; Send is for one the duplicate guard held back
       submit:
         row.status === "approved" &&

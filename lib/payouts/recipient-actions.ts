@@ -4,11 +4,10 @@ import { revealRecipientNumber } from "@/lib/recipients/reveal";
 import { readPayoutRecipientNumber } from "./queries";
 import { payoutIdSchema } from "./schemas";
 
-const reveal = authorizedAction("recipients.reveal", payoutIdSchema, (input, user) =>
-  revealRecipientNumber(user, { type: "payoutRequest", id: input.id }, readPayoutRecipientNumber),
-);
-
 /** Shows a pay-out request's recipient number unmasked; every reveal is audited (recipients.reveal). */
-export async function revealPayoutRecipientNumberAction(input: unknown) {
-  return reveal(input);
-}
+export const revealPayoutRecipientNumberAction = authorizedAction(
+  "recipients.reveal",
+  payoutIdSchema,
+  (input, user) =>
+    revealRecipientNumber(user, { type: "payoutRequest", id: input.id }, readPayoutRecipientNumber),
+);

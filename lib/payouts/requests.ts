@@ -1,8 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { actorFor } from "@/lib/audit/actor";
 import type { Actor } from "@/lib/audit/log";
 import { audit } from "@/lib/audit/log";
 import type { Role } from "@/lib/auth/permissions";
+import type { StaffUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
@@ -10,16 +12,16 @@ import { maskNumber } from "@/lib/operations/mask";
 import { KNOWN_MONO_BANK_METHODS } from "@/lib/platform/payment-methods";
 import { getSettings } from "@/lib/settings/settings";
 import {
-  approvalsFor,
+  canOverrideDuplicate,
   countedForRecipient,
   limitOf,
   RECIPIENT_WINDOW_HOURS,
-  recipientWindowSum,
+  requiredApprovals,
   type ApprovalNeed,
   type PayoutRules,
-} from "./approval-rules";
+} from "./policy";
 import type { PayoutForm } from "./schemas";
-import type { PayoutRequestStatus } from "./state";
+import { assertMove, OPEN_STATUSES, type PayoutRequestStatus } from "./state";
 
 /** The staff member making a change: who (for rules) and how they appear in the audit log. */
 export type PayoutActor = { id: string; email: string; role: Role; ip?: string | null };
@@ -28,9 +30,13 @@ export function auditActor(actor: PayoutActor): Actor {
   return { userId: actor.id, email: actor.email, ip: actor.ip ?? null };
 }
 
-type Tx = Prisma.TransactionClient;
+/** The signed-in user as a pay-out actor, with the request's client IP for the audit log. */
+export async function payoutActorFor(user: StaffUser): Promise<PayoutActor> {
+  const { ip } = await actorFor(user);
+  return { id: user.id, email: user.email, role: user.role, ip: ip ?? null };
+}
 
-export { requiredApprovalsFor, type PayoutRules, type Thresholds } from "./approval-rules";
+type Tx = Prisma.TransactionClient;
 
 /** The rules in force, with the ones given (tests, or a caller that already read them) taking precedence. */
 async function rulesWith(given: Partial<PayoutRules> = {}): Promise<PayoutRules> {
@@ -129,7 +135,7 @@ export async function findDuplicates(
       amount,
       ...(excludeId ? { id: { not: excludeId } } : {}),
       OR: [
-        { status: { in: ["awaiting_approval", "approved", "submitting"] } },
+        { status: { in: [...OPEN_STATUSES] } },
         { operation: { status: { in: ["pending_retry", "in_progress"] } } },
       ],
     },
@@ -189,6 +195,19 @@ export async function findNearDuplicates(
     createdAt: r.createdAt.toISOString(),
     tolerancePercent: percent.toFixed(),
   }));
+}
+
+/** Sum of the recipient's counted pay-outs of the window (payment currency), for requiredApprovals. */
+export async function recipientWindowSum(
+  tx: Pick<Tx, "payoutRequest">,
+  recipientNumber: string,
+  now = new Date(),
+): Promise<Decimal> {
+  const { _sum } = await tx.payoutRequest.aggregate({
+    _sum: { amount: true },
+    where: countedForRecipient(recipientNumber, now),
+  });
+  return new Decimal(_sum.amount?.toFixed() ?? "0");
 }
 
 /** What blocks a new request: exact duplicates, then near-duplicates that are not exact ones. */
@@ -269,16 +288,17 @@ export async function reviewPayoutRequest(
   const now = new Date();
   return getDb().$transaction(async (tx) => ({
     duplicates: await findCreationDuplicates(tx, form.recipientNumber, form.amount, rules, now),
-    approval: approvalsFor(form.amount, await recipientWindowSum(tx, form.recipientNumber, now), rules),
+    approval: requiredApprovals(form.amount, await recipientWindowSum(tx, form.recipientNumber, now), rules),
   }));
 }
 
 /**
  * Stores a pay-out request (status awaiting_approval, or approved when no approval is needed) with its
  * idTransactionMerchant fixed from now on. Under a lock on the recipient it runs the duplicate guard
- * (exact and near duplicates) and counts the recipient's pay-outs of the last 24 h for auto-approval;
- * an admin may override the guard with a reason, which is stored and audited (the approvals needed are
- * never overridden). Bank, method and balance are checked by the caller (they need the platform).
+ * (exact and near duplicates) and counts the recipient's pay-outs of the last 24 h for auto-approval
+ * (policy.ts decides both); whoever may override the guard (canOverrideDuplicate) does so with a
+ * reason, which is stored and audited (the approvals needed are never overridden). Bank, method and
+ * balance are checked by the caller (they need the platform).
  * `options.thresholds` replaces settings (tests); the rest come from the settings.
  */
 export async function createPayoutRequest(
@@ -316,30 +336,27 @@ export async function createPayoutRequest(
 
     const now = new Date();
     const duplicates = await findCreationDuplicates(tx, form.recipientNumber, form.amount, rules, now);
-    if (duplicates.length > 0 && !form.overrideReason) {
-      return {
-        ok: false,
-        code: "duplicate",
-        message: describeDuplicates(duplicates),
-        duplicates,
-        canOverride: actor.role === "admin",
-      };
+    if (duplicates.length > 0) {
+      const override = canOverrideDuplicate(actor);
+      if (!form.overrideReason) {
+        return {
+          ok: false,
+          code: "duplicate",
+          message: describeDuplicates(duplicates),
+          duplicates,
+          canOverride: override.ok,
+        };
+      }
+      if (!override.ok) return { ok: false, code: override.reason, message: override.message };
     }
-    if (duplicates.length > 0 && actor.role !== "admin") {
-      return {
-        ok: false,
-        code: "override_forbidden",
-        message: "Only an admin can override the duplicate block.",
-      };
-    }
-    const approval = approvalsFor(
+    const approval = requiredApprovals(
       form.amount,
       await recipientWindowSum(tx, form.recipientNumber, now),
       rules,
     );
-    const { requiredApprovals } = approval;
     const overrideReason = duplicates.length > 0 ? (form.overrideReason ?? null) : null;
-    const status: PayoutRequestStatus = requiredApprovals === 0 ? "approved" : "awaiting_approval";
+    const status: PayoutRequestStatus = approval.ok ? "approved" : "awaiting_approval";
+    assertMove("draft", status); // born by the move out of draft (the review step in the browser)
     const created = await tx.payoutRequest.create({
       data: {
         idTransactionMerchant,
@@ -353,7 +370,7 @@ export async function createPayoutRequest(
         clientIP: form.clientIP,
         clientDateCreated: new Date(form.clientDateCreated),
         webhookUrl: form.webhookUrl ?? null,
-        requiredApprovals,
+        requiredApprovals: approval.requiredApprovals,
         makerId: actor.id,
         overrideReason,
       },
@@ -370,8 +387,8 @@ export async function createPayoutRequest(
         bankName: form.bankName,
         recipientNumber: maskNumber(form.recipientNumber),
         amount: form.amount,
-        requiredApprovals,
-        approvalReason: approval.reason,
+        requiredApprovals: approval.requiredApprovals,
+        approvalReason: approval.message,
         recipientWindow: approval.recipientWindow,
         thresholds: {
           autoApproveBelow: rules.autoApproveBelow,
@@ -401,7 +418,14 @@ export async function createPayoutRequest(
         },
       });
     }
-    return { ok: true, id: created.id, idTransactionMerchant, status, requiredApprovals, existing: false };
+    return {
+      ok: true,
+      id: created.id,
+      idTransactionMerchant,
+      status,
+      requiredApprovals: approval.requiredApprovals,
+      existing: false,
+    };
   });
 }
 

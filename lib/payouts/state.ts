@@ -11,6 +11,7 @@
  * `submitting` only ever ends through the platform's answer (directly or via the intent's resolution);
  * `submitted`, `rejected`, `cancelled` and `failed_to_submit` are final (a refused idTransactionMerchant
  * is never sent again: a new attempt is a new request).
+ * Every status write goes through moveRequest (move.ts), which refuses a move not in TRANSITIONS.
  */
 import type { PayoutRequestStatus } from "@/lib/generated/prisma/enums";
 
@@ -74,6 +75,7 @@ export const STATUS_LABELS: Record<PayoutRequestStatus, string> = {
   failed_to_submit: "failed to submit",
 };
 
+/** A move the table does not allow: a bug in the caller, never a user's mistake. */
 export class IllegalTransitionError extends Error {
   override name = "IllegalTransitionError";
   constructor(

@@ -9,6 +9,7 @@ import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import type { PayOutMethod } from "@/lib/platform/payment-methods";
 import { explainPlatformRefusal, type ExplainedError } from "./errors";
+import { moveRequest } from "./move";
 import { describeDuplicates, findDuplicates, lockRecipient } from "./requests";
 import type { PayoutRequestStatus } from "./state";
 
@@ -98,11 +99,7 @@ export async function submitPayout(
         return { ok: false as const, code: "blocked_duplicate" as const, message };
       }
     }
-    const moved = await tx.payoutRequest.updateMany({
-      where: { id, status: "approved" },
-      data: { status: "submitting", lastMessage: null },
-    });
-    if (moved.count !== 1) {
+    if (!(await moveRequest(tx, id, "approved", "submitting", { lastMessage: null }))) {
       return {
         ok: false as const,
         code: "not_approved" as const,
@@ -177,18 +174,14 @@ async function settle(
   if (outcome.status === "created") {
     await ensureMirrored(outcome.operationId, platform);
     await db.$transaction(async (tx) => {
-      const moved = await tx.payoutRequest.updateMany({
-        where: { id, status: "submitting" },
-        data: {
-          status: "submitted",
-          operationId: outcome.operationId,
-          submittedAt: new Date(),
-          lastTraceID: outcome.traceID,
-          lastCodeError: null,
-          lastMessage: null,
-        },
+      const moved = await moveRequest(tx, id, "submitting", "submitted", {
+        operationId: outcome.operationId,
+        submittedAt: new Date(),
+        lastTraceID: outcome.traceID,
+        lastCodeError: null,
+        lastMessage: null,
       });
-      if (moved.count === 1) {
+      if (moved) {
         await audit(tx, actor, {
           action: "payout.submitted",
           targetType: "payoutRequest",
@@ -209,16 +202,12 @@ async function settle(
     paymentMethod: row?.paymentMethod ?? null,
   });
   await db.$transaction(async (tx) => {
-    const moved = await tx.payoutRequest.updateMany({
-      where: { id, status: "submitting" },
-      data: {
-        status: "failed_to_submit",
-        lastCodeError: outcome.codeError,
-        lastMessage: outcome.message.slice(0, 2000),
-        lastTraceID: outcome.traceID,
-      },
+    const moved = await moveRequest(tx, id, "submitting", "failed_to_submit", {
+      lastCodeError: outcome.codeError,
+      lastMessage: outcome.message.slice(0, 2000),
+      lastTraceID: outcome.traceID,
     });
-    if (moved.count === 1) {
+    if (moved) {
       await audit(tx, actor, {
         action: "payout.failed_to_submit",
         targetType: "payoutRequest",

@@ -9,18 +9,12 @@ import { saveSetting, settingKeySchema } from "@/lib/settings/settings";
 const saveInput = z.object({ key: settingKeySchema, value: z.unknown() }).strict();
 const noInput = z.object({}).strict().optional();
 
-const save = authorizedAction("settings.manage", saveInput, async (input, user) =>
+/** Saves one setting (settings.manage); audited; the webhook bearer token is never sent back. */
+export const saveSettingAction = authorizedAction("settings.manage", saveInput, async (input, user) =>
   saveSetting(await actorFor(user), input.key, input.value),
 );
 
-const test = authorizedAction("settings.manage", noInput, (_input, user) => testPlatformConnection(user.id));
-
-/** Saves one setting (settings.manage); audited; the webhook bearer token is never sent back. */
-export async function saveSettingAction(input: unknown) {
-  return save(input);
-}
-
 /** Reads the platform's bank directory with the configured token; returns latency and traceID. */
-export async function testConnectionAction(input?: unknown) {
-  return test(input);
-}
+export const testConnectionAction = authorizedAction("settings.manage", noInput, (_input, user) =>
+  testPlatformConnection(user.id),
+);

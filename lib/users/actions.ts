@@ -2,14 +2,14 @@
 import { z } from "zod";
 import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
-import type { StaffUser } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
 import { emailSchema, nameSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 import {
   createUser,
   disableUser,
+  findUserById,
   generatePassword,
+  lockoutProblem,
   resetPassword,
   setRole,
   UserError,
@@ -34,28 +34,6 @@ const resetInput = usersFormSchema.pick({ userId: true, password: true }).strict
 
 type Failure = { ok: false; code: "not_found" | "not_allowed" | "conflict" | "failed"; message: string };
 
-const userFields = { id: true, email: true, role: true, disabledAt: true } as const;
-
-async function target(userId: string) {
-  return getDb().user.findUnique({ where: { id: userId }, select: userFields });
-}
-
-/** An action on oneself that would lock the admin out, or on the last enabled admin, is refused. */
-async function lockoutProblem(
-  me: StaffUser,
-  user: { id: string; role: string },
-  change: "role" | "disable",
-): Promise<string | null> {
-  if (user.id === me.id) {
-    return change === "role" ? "You cannot change your own role." : "You cannot disable yourself.";
-  }
-  if (user.role !== "admin") return null;
-  const otherAdmins = await getDb().user.count({
-    where: { role: "admin", disabledAt: null, id: { not: user.id } },
-  });
-  return otherAdmins === 0 ? "This is the last enabled admin: make someone else admin first." : null;
-}
-
 async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
   try {
     return await run();
@@ -67,7 +45,8 @@ async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
   }
 }
 
-const create = authorizedAction("users.manage", createInput, async (input, me) =>
+/** Creates a staff user; without a password one is generated and returned once (users.manage). */
+export const createUserAction = authorizedAction("users.manage", createInput, async (input, me) =>
   safely(async () => {
     const generated = input.password ? null : generatePassword();
     const user = await createUser(await actorFor(me), {
@@ -80,21 +59,23 @@ const create = authorizedAction("users.manage", createInput, async (input, me) =
   }),
 );
 
-const changeRole = authorizedAction("users.manage", roleInput, async (input, me) =>
+/** Changes a user's role; never your own, never the last admin's (users.manage). */
+export const setUserRoleAction = authorizedAction("users.manage", roleInput, async (input, me) =>
   safely(async (): Promise<Failure | { ok: true; role: string }> => {
-    const user = await target(input.userId);
+    const user = await findUserById(input.userId);
     if (!user) return { ok: false, code: "not_found", message: "No such user." };
     if (user.role === input.role) return { ok: true, role: user.role };
-    const problem = input.role === "admin" ? null : await lockoutProblem(me, user, "role");
+    const problem = await lockoutProblem(me, user, input.role);
     if (problem) return { ok: false, code: "not_allowed", message: problem };
     const updated = await setRole(await actorFor(me), user.email, input.role);
     return { ok: true, role: updated.role };
   }),
 );
 
-const disable = authorizedAction("users.manage", userInput, async (input, me) =>
+/** Disables a user and ends their sessions (users.manage). */
+export const disableUserAction = authorizedAction("users.manage", userInput, async (input, me) =>
   safely(async (): Promise<Failure | { ok: true }> => {
-    const user = await target(input.userId);
+    const user = await findUserById(input.userId);
     if (!user) return { ok: false, code: "not_found", message: "No such user." };
     if (user.disabledAt) return { ok: false, code: "not_allowed", message: "This user is already disabled." };
     const problem = await lockoutProblem(me, user, "disable");
@@ -104,32 +85,13 @@ const disable = authorizedAction("users.manage", userInput, async (input, me) =>
   }),
 );
 
-const reset = authorizedAction("users.manage", resetInput, async (input, me) =>
+/** Sets a new password (generated and shown once when empty) and ends the user's sessions. */
+export const resetUserPasswordAction = authorizedAction("users.manage", resetInput, async (input, me) =>
   safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
-    const user = await target(input.userId);
+    const user = await findUserById(input.userId);
     if (!user) return { ok: false, code: "not_found", message: "No such user." };
     const generated = input.password ? null : generatePassword();
     await resetPassword(await actorFor(me), user.email, input.password || generated!);
     return { ok: true, generated };
   }),
 );
-
-/** Creates a staff user; without a password one is generated and returned once (users.manage). */
-export async function createUserAction(input: unknown) {
-  return create(input);
-}
-
-/** Changes a user's role; never your own, never the last admin's (users.manage). */
-export async function setUserRoleAction(input: unknown) {
-  return changeRole(input);
-}
-
-/** Disables a user and ends their sessions (users.manage). */
-export async function disableUserAction(input: unknown) {
-  return disable(input);
-}
-
-/** Sets a new password (generated and shown once when empty) and ends the user's sessions. */
-export async function resetUserPasswordAction(input: unknown) {
-  return reset(input);
-}

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { audit, type Actor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";
 import { endAllSessions } from "@/lib/auth/session-store";
-import type { Role } from "@/lib/auth/permissions";
+import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 
@@ -60,6 +60,35 @@ export async function createUser(
 
 export function listUsers() {
   return getDb().user.findMany({ select: publicFields, orderBy: { email: "asc" } });
+}
+
+/** The user an administration action targets, or null. */
+export function findUserById(userId: string) {
+  return getDb().user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, role: true, disabledAt: true },
+  });
+}
+
+/**
+ * Refuses a change that could lock the administration out: on oneself, or taking users.manage from the
+ * last enabled user who holds it. `change` is the new role of a role change, or "disable". A role that
+ * keeps users.manage never locks anyone out.
+ */
+export async function lockoutProblem(
+  me: { id: string },
+  user: { id: string; role: Role },
+  change: Role | "disable",
+): Promise<string | null> {
+  if (change !== "disable" && can(change, "users.manage")) return null;
+  if (user.id === me.id) {
+    return change === "disable" ? "You cannot disable yourself." : "You cannot change your own role.";
+  }
+  if (!can(user.role, "users.manage")) return null;
+  const otherManagers = await getDb().user.count({
+    where: { role: { in: rolesWith("users.manage") }, disabledAt: null, id: { not: user.id } },
+  });
+  return otherManagers === 0 ? "This is the last enabled admin: make someone else admin first." : null;
 }
 
 export async function setRole(actor: Actor, email: string, role: string) {

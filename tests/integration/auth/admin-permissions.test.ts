@@ -186,6 +186,17 @@ describe.each(checks)("$name", ({ permission, run }) => {
   });
 });
 
+// Permissions a rule asks rather than an action's door (lib/payouts/policy.ts): who holds them, written
+// out. Their effect on each role is walked in tests/integration/payouts/policy.test.ts.
+describe.each([
+  ["payouts.overrideDuplicate", ["admin"]],
+  ["payouts.cancelAny", ["admin"]],
+] as const)("%s (asked by the pay-out policy)", (permission, holders) => {
+  it("is held by exactly these roles", () => {
+    expect(roles.filter((role) => can(role, permission))).toEqual(holders);
+  });
+});
+
 describe("page / (home)", () => {
   it.each(roles)("%s sees the welcome heading", async (role) => {
     signInAs(role);

@@ -9,12 +9,8 @@ import type { PlatformClient } from "@/lib/platform/client";
 import { decide as recordDecision, cancelPayout } from "@/lib/payouts/approvals";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
 import { luhnValid } from "@/lib/payouts/luhn";
-import {
-  createPayoutRequest,
-  payoutMethodChoices,
-  type PayoutActor,
-  type Thresholds,
-} from "@/lib/payouts/requests";
+import type { Thresholds } from "@/lib/payouts/policy";
+import { createPayoutRequest, payoutMethodChoices, type PayoutActor } from "@/lib/payouts/requests";
 import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
 import { submitPayout, syncSubmittingPayouts, type SubmitResult } from "@/lib/payouts/submit";
 import { getPayoutDetail } from "@/lib/payouts/queries";

@@ -5,6 +5,7 @@ import { requirePagePermission } from "@/lib/auth/session";
 import { getBankDirectory } from "@/lib/banks/directory";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
+import { canOverrideDuplicate } from "@/lib/payouts/policy";
 import { payoutMethodChoices } from "@/lib/payouts/requests";
 
 export const metadata: Metadata = { title: "New pay-out" };
@@ -43,7 +44,7 @@ export default async function NewPayoutPage() {
           banks={directory.banks.map((b) => b.name)}
           methods={methods.allowed}
           notInTariff={methods.notInTariff.map((m) => m.method)}
-          isAdmin={user.role === "admin"}
+          canOverrideDuplicate={canOverrideDuplicate(user).ok}
         />
       )}
     </section>

@@ -1,0 +1,206 @@
+/**
+ * The pay-out rules, each decided here once: who may decide on a request, cancel it or create one the
+ * duplicate guard blocked, and how many approvals a new one needs. The page asks to show a button or say
+ * why not; the command asks again under its lock and refuses with the same reason. Each answer carries a
+ * typed reason code (never match the message text). No role is named here: the rules ask the permission
+ * matrix (lib/auth/permissions.ts). Pure: callers read the rows, the settings and the recipient's sum.
+ */
+import { can, type Role } from "@/lib/auth/permissions";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { Decimal, isDecimalString } from "@/lib/money/decimal";
+import type { Settings } from "@/lib/settings/settings";
+import { CANCELLABLE, type PayoutRequestStatus } from "./state";
+
+/** Who is asking: the signed-in user as the rules see them. */
+export type PolicyActor = { id: string; role: Role };
+
+export type Verdict<Reason extends string> = { ok: true } | { ok: false; reason: Reason; message: string };
+
+const refuse = <Reason extends string>(reason: Reason, message: string): Verdict<Reason> => ({
+  ok: false,
+  reason,
+  message,
+});
+
+const FORBIDDEN = "Your role does not allow this.";
+const words = (status: PayoutRequestStatus) => status.replace(/_/g, " ");
+
+// ---- deciding (approve / reject) -------------------------------------------------------------------
+
+export type DecideRefusal = "forbidden" | "own_request" | "already_decided" | "not_awaiting";
+
+/**
+ * An approver decides once, never on a request they made (admins included), and only while the request
+ * awaits approval.
+ */
+export function canDecide(
+  request: {
+    status: PayoutRequestStatus;
+    makerId: string;
+    approvals: ReadonlyArray<{ approverId: string }>;
+  },
+  actor: PolicyActor,
+): Verdict<DecideRefusal> {
+  if (!can(actor.role, "payouts.approve")) return refuse("forbidden", FORBIDDEN);
+  if (request.makerId === actor.id)
+    return refuse("own_request", "You created this pay-out; another person must approve or reject it.");
+  if (request.approvals.some((a) => a.approverId === actor.id))
+    return refuse("already_decided", "You have already decided on this pay-out.");
+  if (request.status !== "awaiting_approval")
+    return refuse("not_awaiting", `This pay-out is ${words(request.status)}; it no longer takes decisions.`);
+  return { ok: true };
+}
+
+// ---- cancelling ---------------------------------------------------------------------------------
+
+export type CancelRefusal = "not_allowed" | "forbidden" | "too_late";
+
+/**
+ * The maker, or someone who may cancel any request (payouts.cancelAny), cancels a request that has not
+ * been sent yet (draft, awaiting approval, approved); cancelling is part of making pay-outs
+ * (payouts.create).
+ */
+export function canCancel(
+  request: { status: PayoutRequestStatus; makerId: string },
+  actor: PolicyActor,
+): Verdict<CancelRefusal> {
+  if (request.makerId !== actor.id && !can(actor.role, "payouts.cancelAny"))
+    return refuse("not_allowed", "Only the maker or an admin can cancel this pay-out.");
+  if (!can(actor.role, "payouts.create")) return refuse("forbidden", FORBIDDEN);
+  if (!CANCELLABLE.includes(request.status))
+    return refuse(
+      "too_late",
+      `This pay-out is ${words(request.status)}; only requests not yet sent can be cancelled.`,
+    );
+  return { ok: true };
+}
+
+// ---- the duplicate guard's override -----------------------------------------------------------------
+
+export type OverrideRefusal = "override_forbidden";
+
+/** Creating a pay-out the duplicate guard blocked, with a reason, is for payouts.overrideDuplicate. */
+export function canOverrideDuplicate(actor: Pick<PolicyActor, "role">): Verdict<OverrideRefusal> {
+  return can(actor.role, "payouts.overrideDuplicate")
+    ? { ok: true }
+    : refuse("override_forbidden", "Only an admin can override the duplicate block.");
+}
+
+// ---- approvals a new request needs ----------------------------------------------------------------
+
+/** The creation rules an admin sets (lib/settings): approval thresholds and the near-duplicate tolerance. */
+export type PayoutRules = Pick<
+  Settings,
+  "autoApproveBelow" | "twoApprovalsAbove" | "autoApproveRecipientDailySum" | "nearDuplicateTolerancePercent"
+>;
+export type Thresholds = Pick<PayoutRules, "autoApproveBelow" | "twoApprovalsAbove">;
+
+/** A limit from the settings as a Decimal; an unset or malformed one is no rule. */
+export function limitOf(value: string | null | undefined): Decimal | null {
+  const v = value?.trim();
+  return v && isDecimalString(v) ? new Decimal(v) : null;
+}
+
+/**
+ * Approvals a request needs by its amount alone (payment currency): below `autoApproveBelow` none (the
+ * request is approved at once and handed to the worker), above `twoApprovalsAbove` two, otherwise one.
+ * An unset or malformed threshold is no rule. `requiredApprovals` adds the recipient's other pay-outs.
+ */
+export function requiredApprovalsFor(amount: string, thresholds: Thresholds): 0 | 1 | 2 {
+  const value = new Decimal(amount);
+  const auto = limitOf(thresholds.autoApproveBelow);
+  const two = limitOf(thresholds.twoApprovalsAbove);
+  if (auto && value.lessThan(auto)) return 0;
+  if (two && value.greaterThan(two)) return 2;
+  return 1;
+}
+
+/** Auto-approval and near-duplicates look at the recipient's pay-outs created in this window. */
+export const RECIPIENT_WINDOW_HOURS = 24;
+
+export type ApprovalReason =
+  /** Below the auto-approval limit, the recipient's window included: approved at once. */
+  | "below_auto_approve_limit"
+  /** No auto-approval limit is set: every request takes an approver. */
+  | "auto_approve_off"
+  | "amount_not_below_auto_approve_limit"
+  | "amount_above_two_approvals_limit"
+  /** Below the limit alone, but not with the recipient's other pay-outs of the window. */
+  | "recipient_window_reached";
+
+export type ApprovalNeed = {
+  /** True when no approver is needed: the request is approved at once. */
+  ok: boolean;
+  reason: ApprovalReason;
+  requiredApprovals: 0 | 1 | 2;
+  /** Why an approver is needed, in words (audited and shown on review); null when none is or no limit is set. */
+  message: string | null;
+  /** The recipient's counted pay-outs of the window before this one, and the limit they were held to. */
+  recipientWindow: { hours: number; sumBefore: string; limit: string | null };
+};
+
+/**
+ * Approvals for a new pay-out given the sum of the recipient's counted pay-outs of the last 24 h
+ * (`sumBefore`, see countedForRecipient). It is auto-approved only when its own amount is below
+ * `autoApproveBelow` and the recipient's sum with it stays below `autoApproveRecipientDailySum` (unset:
+ * `autoApproveBelow` itself), so five pay-outs of 999.99 to one card are not five auto-approvals of a
+ * 1000 limit. `autoApproveBelow` unset means no auto-approval at all.
+ */
+export function requiredApprovals(amount: string, sumBefore: Decimal, rules: PayoutRules): ApprovalNeed {
+  const byAmount = requiredApprovalsFor(amount, rules);
+  const auto = limitOf(rules.autoApproveBelow);
+  const limit = limitOf(rules.autoApproveRecipientDailySum) ?? auto;
+  const recipientWindow = {
+    hours: RECIPIENT_WINDOW_HOURS,
+    sumBefore: sumBefore.toFixed(),
+    limit: limit?.toFixed() ?? null,
+  };
+  if (byAmount !== 0) {
+    const reason: ApprovalReason =
+      byAmount === 2
+        ? "amount_above_two_approvals_limit"
+        : auto
+          ? "amount_not_below_auto_approve_limit"
+          : "auto_approve_off";
+    const message = auto ? `The amount is not below the auto-approval limit (${auto.toFixed()}).` : null;
+    return { ok: false, reason, requiredApprovals: byAmount, message, recipientWindow };
+  }
+  const total = sumBefore.plus(amount);
+  if (limit && total.lessThan(limit))
+    return {
+      ok: true,
+      reason: "below_auto_approve_limit",
+      requiredApprovals: 0,
+      message: null,
+      recipientWindow,
+    };
+  return {
+    ok: false,
+    reason: "recipient_window_reached",
+    requiredApprovals: 1,
+    message:
+      `This recipient's pay-outs of the last ${RECIPIENT_WINDOW_HOURS} h (${sumBefore.toFixed()}) and this one ` +
+      `(${new Decimal(amount).toFixed()}) come to ${total.toFixed()}, not below the auto-approval limit per ` +
+      `recipient (${limit?.toFixed() ?? "none"}): an approver must check it.`,
+    recipientWindow,
+  };
+}
+
+// Statuses of requests that count for a recipient: on their way or sent; not rejected, cancelled or
+// refused by the platform. A sent one whose operation failed on the platform does not count either.
+const COUNTED_STATUSES: PayoutRequestStatus[] = ["awaiting_approval", "approved", "submitting", "submitted"];
+
+/**
+ * The recipient's pay-outs of the window that count (for the auto-approval sum and near-duplicates). The
+ * recipient is the normalised number alone, whatever the method: a card reached through toCard or a
+ * mono-bank pair is the same card, an sbp phone the same phone (cards and 20-digit accounts never
+ * collide). Pay-outs created outside the console carry no recipient in their reads and are not seen.
+ */
+export function countedForRecipient(recipientNumber: string, now: Date): Prisma.PayoutRequestWhereInput {
+  return {
+    recipientNumber,
+    createdAt: { gte: new Date(now.getTime() - RECIPIENT_WINDOW_HOURS * 3_600_000) },
+    status: { in: COUNTED_STATUSES },
+    OR: [{ operationId: null }, { operation: { status: { not: "failed" } } }],
+  };
+}

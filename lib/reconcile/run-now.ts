@@ -1,0 +1,35 @@
+import "server-only";
+import { audit, type Actor } from "@/lib/audit/log";
+import { getDb } from "@/lib/db";
+import { enqueueJob } from "@/lib/jobs/enqueue";
+import { getLog } from "@/lib/log";
+
+export type RunNowResult =
+  | { ok: true; kind: "incremental" | "full"; queued: boolean }
+  | { ok: false; code: "unavailable"; message: string };
+
+/**
+ * Queues a reconciliation for the worker now, audited. One already waiting in the queue is not doubled
+ * (pg-boss singleton): `queued` is false then.
+ */
+export async function queueReconciliationNow(
+  actor: Actor,
+  kind: "incremental" | "full",
+): Promise<RunNowResult> {
+  let jobId: string | null;
+  try {
+    jobId = await enqueueJob(kind === "full" ? "reconcileFull" : "reconcileIncremental");
+  } catch (error) {
+    getLog().error({ err: error }, "could not queue a reconciliation");
+    return { ok: false, code: "unavailable", message: "The job queue is not reachable." };
+  }
+  await getDb().$transaction((tx) =>
+    audit(tx, actor, {
+      action: "reconciliation.runNow",
+      targetType: "reconciliation",
+      targetId: kind,
+      after: { kind, jobId, alreadyQueued: jobId === null },
+    }),
+  );
+  return { ok: true, kind, queued: jobId !== null };
+}
