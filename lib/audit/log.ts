@@ -1,10 +1,18 @@
 import "server-only";
+import type { Role } from "@/lib/auth/permissions";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
-export type Actor = { userId: string | null; email: string | null; ip?: string | null };
+/**
+ * Who made a change, for the audit log, logs and platform call records: a staff member, or the
+ * system (the command line, a job) with no id and no role. Built once per request (lib/audit/actor.ts).
+ */
+export type Actor = { id: string | null; email: string | null; role?: Role | null; ip?: string | null };
+
+/** A signed-in staff member as an actor: what server actions and route handlers are handed. */
+export type StaffActor = Actor & { id: string; email: string; role: Role };
 
 /** The actor for changes made from the command line on the server. */
-export const cliActor: Actor = { userId: null, email: "cli", ip: null };
+export const cliActor: Actor = { id: null, email: "cli", role: null, ip: null };
 
 export type AuditEntry = {
   action: string;
@@ -21,6 +29,6 @@ export async function audit(
   entry: AuditEntry,
 ): Promise<void> {
   await tx.auditLog.create({
-    data: { actorUserId: actor.userId, actorEmail: actor.email, ip: actor.ip ?? null, ...entry },
+    data: { actorUserId: actor.id, actorEmail: actor.email, ip: actor.ip ?? null, ...entry },
   });
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import { z } from "zod";
+import { actorFor } from "@/lib/audit/actor";
+import type { StaffActor } from "@/lib/audit/log";
 import { authorize, type Denied } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
 import type { StaffUser } from "@/lib/auth/session";
@@ -13,14 +15,18 @@ export type InvalidInput = {
 
 export type ActionFailure = Denied | InvalidInput;
 
+/** What an action's or route's handler is given: the signed-in user and the actor for the audit log. */
+export type ActionContext = { user: StaffUser; actor: StaffActor };
+
 /**
  * Wraps a server action: loads the session, checks the permission, validates the input with the
- * schema, then runs the handler with the user. Denials and invalid input come back as typed results.
+ * schema, then runs the handler with the context (user and actor). Denials and invalid input come back
+ * as typed results.
  */
 export function authorizedAction<S extends z.ZodType, R>(
   permission: Permission,
   schema: S,
-  handler: (input: z.output<S>, user: StaffUser) => Promise<R>,
+  handler: (input: z.output<S>, context: ActionContext) => Promise<R>,
 ): (input?: unknown) => Promise<R | ActionFailure> {
   // input is optional so that an action without input (e.g. the connection test) is called with none
   return async (input?: unknown) => {
@@ -35,6 +41,6 @@ export function authorizedAction<S extends z.ZodType, R>(
         fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>,
       };
     }
-    return handler(parsed.data, auth.user);
+    return handler(parsed.data, { user: auth.user, actor: await actorFor(auth.user) });
   };
 }

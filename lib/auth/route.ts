@@ -1,15 +1,16 @@
 import "server-only";
+import type { ActionContext } from "@/lib/auth/action";
+import { actorFor } from "@/lib/audit/actor";
 import { authorize } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
-import type { StaffUser } from "@/lib/auth/session";
 
 /**
  * Wraps a route handler: 401 without a session, 403 without the permission (JSON bodies with a code),
- * otherwise runs the handler with the signed-in user.
+ * otherwise runs the handler with the context (the signed-in user and the actor for the audit log).
  */
 export function withPermission(
   permission: Permission,
-  handler: (request: Request, user: StaffUser) => Promise<Response>,
+  handler: (request: Request, context: ActionContext) => Promise<Response>,
 ): (request: Request) => Promise<Response> {
   return async (request: Request) => {
     const auth = await authorize(permission);
@@ -19,6 +20,6 @@ export function withPermission(
         { status: auth.code === "unauthenticated" ? 401 : 403 },
       );
     }
-    return handler(request, auth.user);
+    return handler(request, { user: auth.user, actor: await actorFor(auth.user) });
   };
 }

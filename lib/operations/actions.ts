@@ -12,13 +12,16 @@ import { safeText } from "@/lib/validation/text";
 const operationId = z.object({ id: z.uuid("Not an operation id.").transform((s) => s.toLowerCase()) });
 
 /** Reads the operation from the platform and applies it to the mirror (operations.refresh). */
-export const refreshOperationAction = authorizedAction("operations.refresh", operationId, (input, user) =>
+export const refreshOperationAction = authorizedAction("operations.refresh", operationId, (input, { user }) =>
   refreshOperation(input.id, user.id),
 );
 
 /** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
-export const revealRecipientNumberAction = authorizedAction("recipients.reveal", operationId, (input, user) =>
-  revealRecipientNumber(user, { type: "operation", id: input.id }, readRecipientNumber),
+export const revealRecipientNumberAction = authorizedAction(
+  "recipients.reveal",
+  operationId,
+  (input, { actor }) =>
+    revealRecipientNumber(actor, { type: "operation", id: input.id }, readRecipientNumber),
 );
 
 const viewInput = z.object({
@@ -32,7 +35,7 @@ const viewInput = z.object({
 });
 
 /** Saves the current filter, columns and page size under a name for the signed-in user. */
-export const saveViewAction = authorizedAction("operations.read", viewInput, async (input, user) => {
+export const saveViewAction = authorizedAction("operations.read", viewInput, async (input, { user }) => {
   const parsed = parseOperationFilter(new URLSearchParams(input.query));
   if (!parsed.ok) {
     return {
@@ -56,7 +59,7 @@ export const saveViewAction = authorizedAction("operations.read", viewInput, asy
 });
 
 /** Deletes one of the signed-in user's saved views. */
-export const deleteViewAction = authorizedAction("operations.read", operationId, async (input, user) => {
+export const deleteViewAction = authorizedAction("operations.read", operationId, async (input, { user }) => {
   const deleted = await deleteView(user.id, input.id);
   return deleted
     ? { ok: true as const }

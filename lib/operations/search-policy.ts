@@ -1,8 +1,6 @@
 import "server-only";
-import { actorFor } from "@/lib/audit/actor";
-import { audit } from "@/lib/audit/log";
+import { audit, type StaffActor } from "@/lib/audit/log";
 import { can, type Role } from "@/lib/auth/permissions";
-import type { StaffUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { createRateLimit } from "@/lib/http/rate-limit";
 import { filterParams, type OperationFilter } from "./filter";
@@ -57,15 +55,15 @@ export function maySearch(role: Role, q: string | undefined): { ok: true } | Sea
  * searches against the user's limit, and audits searches by more digits than the console shows.
  */
 export async function authorizeSearch(
-  user: StaffUser,
+  actor: StaffActor,
   q: string | undefined,
   via: SearchEntryPoint,
 ): Promise<{ ok: true; digitSearch: boolean } | SearchRefusal> {
   const digits = q === undefined ? null : recipientDigits(q);
   if (digits === null) return { ok: true, digitSearch: false };
-  const allowed = maySearch(user.role, digits);
+  const allowed = maySearch(actor.role, digits);
   if (!allowed.ok) return allowed;
-  if (!digitSearchRateLimit.take(user.id)) {
+  if (!digitSearchRateLimit.take(actor.id)) {
     return {
       ok: false,
       code: "rate_limited",
@@ -73,7 +71,6 @@ export async function authorizeSearch(
     };
   }
   if (digits.length > SHOWN_DIGITS) {
-    const actor = await actorFor(user);
     await getDb().$transaction((tx) =>
       audit(tx, actor, {
         action: "operations.search_digits",

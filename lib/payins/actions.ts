@@ -1,6 +1,5 @@
 "use server";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
 import { createPaymentLink, createPayIn } from "@/lib/payins/create";
 import { fullLinkSchema, payInSchema, prepareLinkSchema } from "@/lib/payins/schemas";
@@ -19,11 +18,13 @@ const linkInput = z.discriminatedUnion(
  * Creates a host-to-host pay-in (payins.create). The transfer details come back in this result only:
  * single-use, valid for this operation only, never offered again.
  */
-export const createPayInAction = authorizedAction("payins.create", payInSchema, async (input, user) =>
-  createPayIn(getPlatformClient(), await actorFor(user), input),
+export const createPayInAction = authorizedAction("payins.create", payInSchema, async (input, { actor }) =>
+  createPayIn(getPlatformClient(), actor, input),
 );
 
 /** Creates a payment link, `prepare` or `full` (payins.create); returns the link and a QR code. */
-export const createPaymentLinkAction = authorizedAction("payins.create", linkInput, async (input, user) =>
-  createPaymentLink(getPlatformClient(), await actorFor(user), input),
+export const createPaymentLinkAction = authorizedAction(
+  "payins.create",
+  linkInput,
+  async (input, { actor }) => createPaymentLink(getPlatformClient(), actor, input),
 );

@@ -87,7 +87,7 @@ async function run(
 ): Promise<CreationOutcome | { status: "conflict" } | { status: "failed" }> {
   let outcome: CreationOutcome | { status: "conflict" } | { status: "failed" };
   try {
-    outcome = await createOnce(platform, creation, { actorUserId: actor.userId ?? undefined });
+    outcome = await createOnce(platform, creation, { actorUserId: actor.id ?? undefined });
   } catch (error) {
     if (error instanceof IdempotencyConflictError) outcome = { status: "conflict" };
     else {

@@ -1,17 +1,14 @@
 "use server";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
 import { cancelPayout, decide } from "./approvals";
 import { handOffSubmission } from "./hand-off";
 import { balanceFor, checkWithPlatform } from "./platform-checks";
 import { canOverrideDuplicate } from "./policy";
 import {
-  auditActor,
   createPayoutRequest,
   describeDuplicates,
   newMerchantId,
-  payoutActorFor,
   reviewPayoutRequest,
   type BalanceCheck,
 } from "./requests";
@@ -34,7 +31,7 @@ export type PayoutReview = {
 };
 
 /** Checks the form with the platform's directory, tariff and balance; creates nothing (payouts.create). */
-export const reviewPayoutAction = authorizedAction("payouts.create", formInput, async (form, user) => {
+export const reviewPayoutAction = authorizedAction("payouts.create", formInput, async (form, { user }) => {
   const refused = await checkWithPlatform(form, user.id);
   if (refused) return refused;
   const [balance, { duplicates, approval }] = await Promise.all([
@@ -67,60 +64,67 @@ export type CreatedPayout = {
 };
 
 /** Creates the request (and hands it to the worker when no approval is needed) (payouts.create). */
-export const createPayoutRequestAction = authorizedAction("payouts.create", formInput, async (form, user) => {
-  const refused = await checkWithPlatform(form, user.id);
-  if (refused) return refused;
-  const balance = await balanceFor(form.amount, user.id);
-  if (!("ok" in balance) && balance.sufficient === false) {
+export const createPayoutRequestAction = authorizedAction(
+  "payouts.create",
+  formInput,
+  async (form, { user, actor }) => {
+    const refused = await checkWithPlatform(form, user.id);
+    if (refused) return refused;
+    const balance = await balanceFor(form.amount, user.id);
+    if (!("ok" in balance) && balance.sufficient === false) {
+      return {
+        ok: false as const,
+        code: "insufficient_balance",
+        message: "The balance is too low for this pay-out at the current rate. Top up the balance first.",
+        fieldErrors: { amount: ["More than the balance at the current rate."] },
+      };
+    }
+    const created = await createPayoutRequest(form, actor);
+    if (!created.ok) {
+      return {
+        ok: false as const,
+        code: created.code,
+        message: created.message,
+        ...(created.code === "duplicate" ? { canOverride: created.canOverride } : {}),
+      };
+    }
+    const queued =
+      created.status === "approved" && !created.existing ? await handOffSubmission(created.id, actor) : null;
     return {
-      ok: false as const,
-      code: "insufficient_balance",
-      message: "The balance is too low for this pay-out at the current rate. Top up the balance first.",
-      fieldErrors: { amount: ["More than the balance at the current rate."] },
-    };
-  }
-  const actor = await payoutActorFor(user);
-  const created = await createPayoutRequest(form, actor);
-  if (!created.ok) {
-    return {
-      ok: false as const,
-      code: created.code,
-      message: created.message,
-      ...(created.code === "duplicate" ? { canOverride: created.canOverride } : {}),
-    };
-  }
-  const queued =
-    created.status === "approved" && !created.existing
-      ? await handOffSubmission(created.id, auditActor(actor))
-      : null;
-  return {
-    ok: true as const,
-    id: created.id,
-    idTransactionMerchant: created.idTransactionMerchant,
-    status: created.status,
-    queued,
-  } satisfies CreatedPayout;
-});
+      ok: true as const,
+      id: created.id,
+      idTransactionMerchant: created.idTransactionMerchant,
+      status: created.status,
+      queued,
+    } satisfies CreatedPayout;
+  },
+);
 
 /**
  * An approver who is not the maker approves with a comment; the last approval hands the submission to
  * the worker and returns at once (payouts.approve).
  */
-export const approvePayoutAction = authorizedAction("payouts.approve", decisionSchema, async (input, user) =>
-  decide(input.id, "approve", input.comment, await payoutActorFor(user)),
+export const approvePayoutAction = authorizedAction(
+  "payouts.approve",
+  decisionSchema,
+  async (input, { actor }) => decide(input.id, "approve", input.comment, actor),
 );
 
 /** An approver who is not the maker rejects with a comment (payouts.approve). */
-export const rejectPayoutAction = authorizedAction("payouts.approve", decisionSchema, async (input, user) =>
-  decide(input.id, "reject", input.comment, await payoutActorFor(user)),
+export const rejectPayoutAction = authorizedAction(
+  "payouts.approve",
+  decisionSchema,
+  async (input, { actor }) => decide(input.id, "reject", input.comment, actor),
 );
 
 /** The maker (or whoever may cancel any request) cancels a request that has not been sent (payouts.create). */
-export const cancelPayoutAction = authorizedAction("payouts.create", cancelSchema, async (input, user) =>
-  cancelPayout(input.id, await payoutActorFor(user), input.comment),
+export const cancelPayoutAction = authorizedAction("payouts.create", cancelSchema, async (input, { actor }) =>
+  cancelPayout(input.id, actor, input.comment),
 );
 
 /** Sends an approved request that was not sent yet (e.g. blocked earlier by the duplicate guard). */
-export const submitPayoutAction = authorizedAction("payouts.create", payoutIdSchema, async (input, user) =>
-  submitPayout(input.id, await actorFor(user)),
+export const submitPayoutAction = authorizedAction(
+  "payouts.create",
+  payoutIdSchema,
+  async (input, { actor }) => submitPayout(input.id, actor),
 );

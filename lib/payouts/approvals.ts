@@ -1,11 +1,10 @@
 import "server-only";
-import { audit } from "@/lib/audit/log";
+import { audit, type StaffActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { handOffSubmission } from "./hand-off";
 import { moveRequest } from "./move";
 import { canCancel, canDecide, type CancelRefusal, type DecideRefusal } from "./policy";
-import { auditActor, type PayoutActor } from "./requests";
 import type { PayoutRequestStatus } from "./state";
 
 export type DecisionResult =
@@ -37,10 +36,10 @@ export async function decide(
   id: string,
   decision: "approve" | "reject",
   comment: string,
-  actor: PayoutActor,
+  actor: StaffActor,
 ): Promise<DecisionResult> {
   const db = getDb();
-  const who = auditActor(actor);
+  const who = actor;
   const result = await db.$transaction(async (tx): Promise<DecisionResult> => {
     await lockRequest(tx, id);
     const row = await tx.payoutRequest.findUnique({
@@ -91,7 +90,7 @@ export type CancelResult =
  * Cancels a request that has not been sent, as the policy allows (canCancel: the maker, or whoever may
  * cancel any request).
  */
-export async function cancelPayout(id: string, actor: PayoutActor, comment?: string): Promise<CancelResult> {
+export async function cancelPayout(id: string, actor: StaffActor, comment?: string): Promise<CancelResult> {
   return getDb().$transaction(async (tx): Promise<CancelResult> => {
     await lockRequest(tx, id);
     const row = await tx.payoutRequest.findUnique({ where: { id }, select: { status: true, makerId: true } });
@@ -100,7 +99,7 @@ export async function cancelPayout(id: string, actor: PayoutActor, comment?: str
     if (!verdict.ok) return { ok: false, code: verdict.reason, message: verdict.message };
     if (!(await moveRequest(tx, id, row.status, "cancelled")))
       return { ok: false, code: "too_late", message: "This pay-out is already being sent." };
-    await audit(tx, auditActor(actor), {
+    await audit(tx, actor, {
       action: "payout.cancel",
       targetType: "payoutRequest",
       targetId: id,

@@ -16,7 +16,7 @@ export const submissionJobSchema = z.object({
   payoutRequestId: z.uuid(),
   /** Who approved (or created an auto-approved request): the submission is audited in their name. */
   actor: z.object({
-    userId: z.uuid().nullable(),
+    id: z.uuid().nullable(),
     email: z.string().max(320).nullable(),
     ip: z.string().max(64).nullable().optional(),
   }),
@@ -31,7 +31,7 @@ export type SubmissionJob = z.infer<typeof submissionJobSchema>;
 export async function handOffSubmission(payoutRequestId: string, actor: Actor): Promise<boolean> {
   const job: SubmissionJob = {
     payoutRequestId,
-    actor: { userId: actor.userId, email: actor.email, ip: actor.ip ?? null },
+    actor: { id: actor.id, email: actor.email, ip: actor.ip ?? null },
   };
   try {
     await enqueueTask("submitPayout", job, { singletonKey: payoutRequestId });

@@ -8,6 +8,6 @@ import { payoutIdSchema } from "./schemas";
 export const revealPayoutRecipientNumberAction = authorizedAction(
   "recipients.reveal",
   payoutIdSchema,
-  (input, user) =>
-    revealRecipientNumber(user, { type: "payoutRequest", id: input.id }, readPayoutRecipientNumber),
+  (input, { actor }) =>
+    revealRecipientNumber(actor, { type: "payoutRequest", id: input.id }, readPayoutRecipientNumber),
 );

@@ -1,10 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { actorFor } from "@/lib/audit/actor";
-import type { Actor } from "@/lib/audit/log";
+import type { StaffActor } from "@/lib/audit/log";
 import { audit } from "@/lib/audit/log";
-import type { Role } from "@/lib/auth/permissions";
-import type { StaffUser } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
@@ -22,19 +19,6 @@ import {
 } from "./policy";
 import type { PayoutForm } from "./schemas";
 import { assertMove, OPEN_STATUSES, type PayoutRequestStatus } from "./state";
-
-/** The staff member making a change: who (for rules) and how they appear in the audit log. */
-export type PayoutActor = { id: string; email: string; role: Role; ip?: string | null };
-
-export function auditActor(actor: PayoutActor): Actor {
-  return { userId: actor.id, email: actor.email, ip: actor.ip ?? null };
-}
-
-/** The signed-in user as a pay-out actor, with the request's client IP for the audit log. */
-export async function payoutActorFor(user: StaffUser): Promise<PayoutActor> {
-  const { ip } = await actorFor(user);
-  return { id: user.id, email: user.email, role: user.role, ip: ip ?? null };
-}
 
 type Tx = Prisma.TransactionClient;
 
@@ -303,7 +287,7 @@ export async function reviewPayoutRequest(
  */
 export async function createPayoutRequest(
   form: PayoutForm,
-  actor: PayoutActor,
+  actor: StaffActor,
   options: { thresholds?: Partial<PayoutRules> } = {},
 ): Promise<CreateOutcome> {
   const rules = await rulesWith(options.thresholds);
@@ -375,7 +359,7 @@ export async function createPayoutRequest(
         overrideReason,
       },
     });
-    const who = auditActor(actor);
+    const who = actor;
     await audit(tx, who, {
       action: "payout.create",
       targetType: "payoutRequest",

@@ -58,7 +58,7 @@ export function creationFor(row: Row) {
   };
 }
 
-const systemActor: Actor = { userId: null, email: "system", ip: null };
+const systemActor: Actor = { id: null, email: "system", role: null, ip: null };
 
 /**
  * Sends an approved request to the platform exactly once. Only the caller whose conditional update
@@ -127,7 +127,7 @@ async function send(
 ): Promise<SubmitResult> {
   let outcome: CreationOutcome;
   try {
-    outcome = await createOnce(platform, creationFor(row), { actorUserId: actor.userId ?? undefined });
+    outcome = await createOnce(platform, creationFor(row), { actorUserId: actor.id ?? undefined });
   } catch (error) {
     if (error instanceof IdempotencyConflictError) {
       return settle(row.id, actor, {

@@ -1,7 +1,5 @@
 import "server-only";
-import { actorFor } from "@/lib/audit/actor";
-import { audit } from "@/lib/audit/log";
-import type { StaffUser } from "@/lib/auth/session";
+import { audit, type StaffActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 
 /** What a recipient number belongs to, as the audit log names it. */
@@ -16,7 +14,7 @@ export type RevealResult = { ok: true; number: string } | { ok: false; code: "no
  * action has checked recipients.reveal.
  */
 export async function revealRecipientNumber(
-  user: StaffUser,
+  actor: StaffActor,
   target: RevealTarget,
   read: (id: string) => Promise<string | null>,
 ): Promise<RevealResult> {
@@ -24,7 +22,6 @@ export async function revealRecipientNumber(
   if (number === null) {
     return { ok: false, code: "not_found", message: "There is no recipient number to show." };
   }
-  const actor = await actorFor(user);
   await getDb().$transaction((tx) =>
     audit(tx, actor, { action: "recipient.reveal", targetType: target.type, targetId: target.id }),
   );

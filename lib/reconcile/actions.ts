@@ -1,6 +1,5 @@
 "use server";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
 import { decideDrift } from "@/lib/reconcile/drift-actions";
 import { queueReconciliationNow } from "@/lib/reconcile/run-now";
@@ -24,13 +23,15 @@ const runInput = z
   .strict();
 
 /** Acknowledges or resolves a drift item with a note (reconciliation.resolve); audited. */
-export const decideDriftAction = authorizedAction("reconciliation.resolve", driftInput, async (input, user) =>
-  decideDrift(await actorFor(user), input.id, input.decision, input.note),
+export const decideDriftAction = authorizedAction(
+  "reconciliation.resolve",
+  driftInput,
+  async (input, { actor }) => decideDrift(actor, input.id, input.decision, input.note),
 );
 
 /** Queues an incremental or full reconciliation now (reconciliation.run); audited. */
 export const runReconciliationNowAction = authorizedAction(
   "reconciliation.run",
   runInput,
-  async (input, user) => queueReconciliationNow(await actorFor(user), input.kind),
+  async (input, { actor }) => queueReconciliationNow(actor, input.kind),
 );

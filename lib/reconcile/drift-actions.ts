@@ -34,7 +34,7 @@ export async function decideDrift(
       data: {
         state: next,
         note,
-        ...(next === "resolved" ? { resolvedById: actor.userId, resolvedAt: new Date() } : {}),
+        ...(next === "resolved" ? { resolvedById: actor.id, resolvedAt: new Date() } : {}),
       },
     });
     if (updated.count === 0) {

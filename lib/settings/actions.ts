@@ -1,6 +1,5 @@
 "use server";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
 import { testPlatformConnection } from "@/lib/settings/connection";
 import { saveSetting, settingKeySchema } from "@/lib/settings/settings";
@@ -10,11 +9,11 @@ const saveInput = z.object({ key: settingKeySchema, value: z.unknown() }).strict
 const noInput = z.object({}).strict().optional();
 
 /** Saves one setting (settings.manage); audited; the webhook bearer token is never sent back. */
-export const saveSettingAction = authorizedAction("settings.manage", saveInput, async (input, user) =>
-  saveSetting(await actorFor(user), input.key, input.value),
+export const saveSettingAction = authorizedAction("settings.manage", saveInput, async (input, { actor }) =>
+  saveSetting(actor, input.key, input.value),
 );
 
 /** Reads the platform's bank directory with the configured token; returns latency and traceID. */
-export const testConnectionAction = authorizedAction("settings.manage", noInput, (_input, user) =>
+export const testConnectionAction = authorizedAction("settings.manage", noInput, (_input, { user }) =>
   testPlatformConnection(user.id),
 );

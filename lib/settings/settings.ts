@@ -231,8 +231,8 @@ export async function saveSetting(actor: Actor, key: unknown, value: unknown): P
   await getDb().$transaction(async (tx) => {
     await tx.setting.upsert({
       where: { key: k },
-      create: { key: k, value: stored, updatedById: actor.userId },
-      update: { value: stored, updatedById: actor.userId },
+      create: { key: k, value: stored, updatedById: actor.id },
+      update: { value: stored, updatedById: actor.id },
     });
     await audit(tx, actor, {
       action: "settings.update",

@@ -1,6 +1,5 @@
 "use server";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
 import { getLog } from "@/lib/log";
 import { emailSchema, nameSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
@@ -46,10 +45,10 @@ async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
 }
 
 /** Creates a staff user; without a password one is generated and returned once (users.manage). */
-export const createUserAction = authorizedAction("users.manage", createInput, async (input, me) =>
+export const createUserAction = authorizedAction("users.manage", createInput, async (input, { actor }) =>
   safely(async () => {
     const generated = input.password ? null : generatePassword();
-    const user = await createUser(await actorFor(me), {
+    const user = await createUser(actor, {
       email: input.email,
       role: input.role,
       name: input.name || undefined,
@@ -60,38 +59,48 @@ export const createUserAction = authorizedAction("users.manage", createInput, as
 );
 
 /** Changes a user's role; never your own, never the last admin's (users.manage). */
-export const setUserRoleAction = authorizedAction("users.manage", roleInput, async (input, me) =>
-  safely(async (): Promise<Failure | { ok: true; role: string }> => {
-    const user = await findUserById(input.userId);
-    if (!user) return { ok: false, code: "not_found", message: "No such user." };
-    if (user.role === input.role) return { ok: true, role: user.role };
-    const problem = await lockoutProblem(me, user, input.role);
-    if (problem) return { ok: false, code: "not_allowed", message: problem };
-    const updated = await setRole(await actorFor(me), user.email, input.role);
-    return { ok: true, role: updated.role };
-  }),
+export const setUserRoleAction = authorizedAction(
+  "users.manage",
+  roleInput,
+  async (input, { user: me, actor }) =>
+    safely(async (): Promise<Failure | { ok: true; role: string }> => {
+      const user = await findUserById(input.userId);
+      if (!user) return { ok: false, code: "not_found", message: "No such user." };
+      if (user.role === input.role) return { ok: true, role: user.role };
+      const problem = await lockoutProblem(me, user, input.role);
+      if (problem) return { ok: false, code: "not_allowed", message: problem };
+      const updated = await setRole(actor, user.email, input.role);
+      return { ok: true, role: updated.role };
+    }),
 );
 
 /** Disables a user and ends their sessions (users.manage). */
-export const disableUserAction = authorizedAction("users.manage", userInput, async (input, me) =>
-  safely(async (): Promise<Failure | { ok: true }> => {
-    const user = await findUserById(input.userId);
-    if (!user) return { ok: false, code: "not_found", message: "No such user." };
-    if (user.disabledAt) return { ok: false, code: "not_allowed", message: "This user is already disabled." };
-    const problem = await lockoutProblem(me, user, "disable");
-    if (problem) return { ok: false, code: "not_allowed", message: problem };
-    await disableUser(await actorFor(me), user.email);
-    return { ok: true };
-  }),
+export const disableUserAction = authorizedAction(
+  "users.manage",
+  userInput,
+  async (input, { user: me, actor }) =>
+    safely(async (): Promise<Failure | { ok: true }> => {
+      const user = await findUserById(input.userId);
+      if (!user) return { ok: false, code: "not_found", message: "No such user." };
+      if (user.disabledAt)
+        return { ok: false, code: "not_allowed", message: "This user is already disabled." };
+      const problem = await lockoutProblem(me, user, "disable");
+      if (problem) return { ok: false, code: "not_allowed", message: problem };
+      await disableUser(actor, user.email);
+      return { ok: true };
+    }),
 );
 
 /** Sets a new password (generated and shown once when empty) and ends the user's sessions. */
-export const resetUserPasswordAction = authorizedAction("users.manage", resetInput, async (input, me) =>
-  safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
-    const user = await findUserById(input.userId);
-    if (!user) return { ok: false, code: "not_found", message: "No such user." };
-    const generated = input.password ? null : generatePassword();
-    await resetPassword(await actorFor(me), user.email, input.password || generated!);
-    return { ok: true, generated };
-  }),
+export const resetUserPasswordAction = authorizedAction(
+  "users.manage",
+  resetInput,
+  async (input, { actor }) =>
+    safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
+      const user = await findUserById(input.userId);
+      if (!user) return { ok: false, code: "not_found", message: "No such user." };
+      const generated = input.password ? null : generatePassword();
+      await resetPassword(actor, user.email, input.password || generated!);
+      return { ok: true, generated };
+    }),
 );

@@ -1,6 +1,5 @@
 "use server";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
 import { deliveryIdSchema, reprocessDelivery, revealDeliveryBody } from "@/lib/webhooks/inbox";
 
@@ -10,12 +9,12 @@ const deliveryId = z.object({ id: deliveryIdSchema }).strict();
 export const reprocessWebhookAction = authorizedAction(
   "webhooks.reprocess",
   deliveryId,
-  async (input, user) => reprocessDelivery(await actorFor(user), input.id),
+  async (input, { actor }) => reprocessDelivery(actor, input.id),
 );
 
 /** The raw body with recipient numbers unmasked (recipients.reveal); every reveal is audited. */
 export const revealWebhookBodyAction = authorizedAction(
   "recipients.reveal",
   deliveryId,
-  async (input, user) => revealDeliveryBody(await actorFor(user), input.id),
+  async (input, { actor }) => revealDeliveryBody(actor, input.id),
 );

@@ -6,6 +6,7 @@ import { OperationTable } from "@/components/operations/operation-table";
 import { Pagination } from "@/components/operations/pagination";
 import { SavedViews } from "@/components/operations/saved-views";
 import { StatusCounts } from "@/components/operations/status-counts";
+import { actorFor } from "@/lib/audit/actor";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
@@ -50,7 +51,7 @@ export default async function OperationsPage({ searchParams }: { searchParams: P
     </section>
   );
   if (!parsed.ok) return refused(parsed.message, parsed.fieldErrors);
-  const search = await authorizeSearch(user, parsed.filter.q, "list");
+  const search = await authorizeSearch(await actorFor(user), parsed.filter.q, "list");
   if (!search.ok) return refused("The search was not run.", { q: [search.message] });
 
   const filter = parsed.filter;

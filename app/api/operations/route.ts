@@ -24,7 +24,7 @@ const liveParams = z.object({
  * JSON for the list's live refresh. With the filter only: one page (like the list). With `ids`: the
  * current state of those rows. With `newerThan`: how many matching operations are newer than it.
  */
-export const GET = withPermission("operations.read", async (request, user) => {
+export const GET = withPermission("operations.read", async (request, { actor }) => {
   const params = new URL(request.url).searchParams;
   const live = liveParams.safeParse({
     ids: params.get("ids") ?? undefined,
@@ -47,7 +47,7 @@ export const GET = withPermission("operations.read", async (request, user) => {
   const filter = parsed.filter;
   // With `ids` alone the filter's search does not run (the rows are read by id).
   if (!ids || newerThan) {
-    const allowed = await authorizeSearch(user, filter.q, "api");
+    const allowed = await authorizeSearch(actor, filter.q, "api");
     if (!allowed.ok) return searchRefusalResponse(allowed);
   }
   const [page, newer] = await Promise.all([

@@ -20,7 +20,7 @@ let admin: { id: string; email: string };
 beforeAll(async () => {
   admin = await createStaff("admin");
   session.current = { userId: admin.id, sessionVersion: 0 };
-  const actor = { userId: admin.id, email: admin.email, ip: "203.0.113.5" };
+  const actor = { id: admin.id, email: admin.email, ip: "203.0.113.5" };
   for (let i = 0; i < 60; i++) {
     await db.$transaction((tx) =>
       audit(tx, actor, {

@@ -10,13 +10,14 @@ import { decide as recordDecision, cancelPayout } from "@/lib/payouts/approvals"
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
 import { luhnValid } from "@/lib/payouts/luhn";
 import type { Thresholds } from "@/lib/payouts/policy";
-import { createPayoutRequest, payoutMethodChoices, type PayoutActor } from "@/lib/payouts/requests";
+import { createPayoutRequest, payoutMethodChoices } from "@/lib/payouts/requests";
 import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
 import { submitPayout, syncSubmittingPayouts, type SubmitResult } from "@/lib/payouts/submit";
 import { getPayoutDetail } from "@/lib/payouts/queries";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 import type { Role as StaffRole } from "@/lib/auth/permissions";
+import type { StaffActor } from "@/lib/audit/log";
 
 // Approving hands the submission to the worker through the job queue: recorded here, and run by
 // `decide` below the way the worker runs it.
@@ -34,9 +35,9 @@ const db = getDb();
 const noThresholds: Thresholds = { autoApproveBelow: null, twoApprovalsAbove: null };
 
 type Role = Exclude<StaffRole, "support">;
-const staff = {} as Record<"maker" | "approver1" | "approver2" | "approver3" | "admin", PayoutActor>;
+const staff = {} as Record<"maker" | "approver1" | "approver2" | "approver3" | "admin", StaffActor>;
 
-async function actor(role: Role): Promise<PayoutActor> {
+async function actor(role: Role): Promise<StaffActor> {
   const u = await createStaff(role);
   return { id: u.id, email: u.email, role };
 }
@@ -80,7 +81,7 @@ async function decide(
   id: string,
   decision: "approve" | "reject",
   comment: string,
-  who: PayoutActor,
+  who: StaffActor,
   worker: { platform: PlatformClient },
 ) {
   const r = await recordDecision(id, decision, comment, who);
@@ -101,7 +102,7 @@ async function create(f: PayoutForm, who = staff.maker, thresholds = noThreshold
   return created;
 }
 
-const who = (a: PayoutActor) => ({ userId: a.id, email: a.email });
+const who = (a: StaffActor) => ({ id: a.id, email: a.email });
 
 async function platformCount(idTransactionMerchant: string): Promise<number> {
   const { operations } = await platform.getOperationsByMerchantIdDeprecated(idTransactionMerchant);

@@ -11,12 +11,13 @@ import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { luhnValid } from "@/lib/payouts/luhn";
-import { createPayoutRequest, type PayoutActor } from "@/lib/payouts/requests";
+import { createPayoutRequest } from "@/lib/payouts/requests";
 import { payoutFormSchema } from "@/lib/payouts/schemas";
 import { forgetCachedSettings, saveSetting } from "@/lib/settings/settings";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
+import type { StaffActor } from "@/lib/audit/log";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 const queue = vi.hoisted(() => ({ sent: [] as Array<{ name: string; data: unknown }>, down: false }));
@@ -36,8 +37,8 @@ let platform: PlatformClient;
 let recorder: InMemoryRecorder;
 let restore: () => Promise<void>;
 const db = () => getDb();
-const users = {} as Record<Role, PayoutActor>;
-const approvers: PayoutActor[] = [];
+const users = {} as Record<Role, StaffActor>;
+const approvers: StaffActor[] = [];
 const holder = globalThis as { paydeskPlatform?: unknown; paydeskBoss?: Promise<PgBoss> };
 
 beforeAll(async () => {
@@ -73,7 +74,7 @@ beforeEach(async () => {
   await control(sandbox, "PUT", "/faults", { latencyMs: 1500 });
 });
 
-function signInAs(user: PayoutActor | null) {
+function signInAs(user: StaffActor | null) {
   session.current = user ? { userId: user.id, sessionVersion: 0 } : null;
 }
 
@@ -144,7 +145,7 @@ describe("approving hands the submission to the worker", () => {
         name: "submitPayout",
         data: expect.objectContaining({
           payoutRequestId: req.id,
-          actor: expect.objectContaining({ userId: users.approver.id }),
+          actor: expect.objectContaining({ id: users.approver.id }),
         }),
       },
     ]);
@@ -161,7 +162,7 @@ describe("approving hands the submission to the worker", () => {
   });
 
   it("auto-approval at creation hands off too: the create action makes no pay-out call", async () => {
-    const admin = { userId: users.admin.id, email: users.admin.email, ip: null };
+    const admin = { id: users.admin.id, email: users.admin.email, ip: null };
     expect(await saveSetting(admin, "autoApproveBelow", "100")).toMatchObject({ ok: true });
     try {
       const a = await actions();
@@ -251,7 +252,7 @@ describe("approving hands the submission to the worker", () => {
     await expect(run({ payoutRequestId: "'; DROP TABLE x; --" })).rejects.toThrow();
     await expect(run(null)).rejects.toThrow();
     expect(
-      await run({ payoutRequestId: randomUUID(), actor: { userId: null, email: "x", ip: null } }),
+      await run({ payoutRequestId: randomUUID(), actor: { id: null, email: "x", ip: null } }),
     ).toMatchObject({ ok: false, code: "not_found" });
     expect(recorder.calls).toHaveLength(0);
   });

@@ -7,15 +7,16 @@ import { getDb } from "@/lib/db";
 import { cancelPayout, decide } from "@/lib/payouts/approvals";
 import { luhnValid } from "@/lib/payouts/luhn";
 import type { PayoutRules } from "@/lib/payouts/policy";
-import { createPayoutRequest, type PayoutActor } from "@/lib/payouts/requests";
+import { createPayoutRequest } from "@/lib/payouts/requests";
 import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
 import { forgetCachedSettings, getSettings, saveSetting } from "@/lib/settings/settings";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
+import type { StaffActor } from "@/lib/audit/log";
 
 const db = () => getDb();
 let restore: () => Promise<void>;
-const staff = {} as Record<"maker" | "approver" | "admin", PayoutActor>;
+const staff = {} as Record<"maker" | "approver" | "admin", StaffActor>;
 
 // The rules under test, given explicitly (the settings table is read only where a test says so).
 const splitRules: PayoutRules = {
@@ -202,7 +203,7 @@ describe("auto-approval counts the recipient's pay-outs of the last 24 h", () =>
   });
 
   it("the limits come from the settings when none are passed", async () => {
-    const admin = { userId: staff.admin.id, email: staff.admin.email, ip: null };
+    const admin = { id: staff.admin.id, email: staff.admin.email, ip: null };
     expect(await saveSetting(admin, "autoApproveBelow", "1000")).toMatchObject({ ok: true });
     expect(await saveSetting(admin, "nearDuplicateTolerancePercent", null)).toMatchObject({ ok: true });
     try {
@@ -285,7 +286,7 @@ describe("near-duplicates in the duplicate guard", () => {
   });
 
   it("the tolerance setting is validated", async () => {
-    const admin = { userId: staff.admin.id, email: staff.admin.email, ip: null };
+    const admin = { id: staff.admin.id, email: staff.admin.email, ip: null };
     for (const bad of ["0", "-1", "1e1", "101", "1.123", "abc", ""]) {
       expect(await saveSetting(admin, "nearDuplicateTolerancePercent", bad)).toMatchObject({
         ok: false,

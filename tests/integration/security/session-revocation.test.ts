@@ -143,7 +143,7 @@ describe("resumeSession (what every auth() asks)", () => {
 
   it("applies a changed lifetime or idle timeout to sessions already open", async () => {
     const admin = await newUser();
-    const actor = { userId: admin.id, email: admin.email };
+    const actor = { id: admin.id, email: admin.email };
     const user = await newUser();
     const t0 = new Date("2030-01-04T08:00:00Z");
     const idleSid = await startSession(user.id, t0);
@@ -186,7 +186,7 @@ describe("session settings", () => {
   ] as const)("%s refuses %j", async (key, value, message) => {
     const admin = await newUser();
     const before = await getDb().setting.findUnique({ where: { key } });
-    expect(await saveSetting({ userId: admin.id, email: admin.email }, key, value)).toMatchObject({
+    expect(await saveSetting({ id: admin.id, email: admin.email }, key, value)).toMatchObject({
       ok: false,
       code: "invalid",
       message,

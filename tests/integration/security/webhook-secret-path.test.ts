@@ -42,7 +42,7 @@ const post = (path: string) =>
 
 async function admin() {
   const user = await createStaff("admin");
-  return { userId: user.id, email: user.email, ip: "198.51.100.9" };
+  return { id: user.id, email: user.email, ip: "198.51.100.9" };
 }
 
 describe("the webhook's secret path segment", () => {
@@ -108,7 +108,7 @@ describe("an open endpoint is an explicit choice, and Settings says when nothing
       where: { action: "settings.update", targetId: "webhookOpenEndpoint" },
     });
     expect(audit).toMatchObject({
-      actorUserId: actor.userId,
+      actorUserId: actor.id,
       before: { webhookOpenEndpoint: false },
       after: { webhookOpenEndpoint: true },
     });

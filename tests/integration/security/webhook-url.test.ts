@@ -180,7 +180,7 @@ const db = getDb();
 const platformCalls = () => recorder.calls.filter((c) => c.path.includes("/host2host/payout"));
 const setAllowPrivate = async (value: boolean) =>
   expect(
-    await saveSetting({ userId: admin.id, email: admin.email }, "allowPrivateWebhookUrls", value),
+    await saveSetting({ id: admin.id, email: admin.email }, "allowPrivateWebhookUrls", value),
   ).toMatchObject({ ok: true, value });
 
 describe("the create action", () => {
@@ -254,7 +254,7 @@ describe("the create action", () => {
   it("the setting refuses anything but true or false", async () => {
     for (const value of ["true", 1, null, "yes"]) {
       expect(
-        await saveSetting({ userId: admin.id, email: admin.email }, "allowPrivateWebhookUrls", value),
+        await saveSetting({ id: admin.id, email: admin.email }, "allowPrivateWebhookUrls", value),
       ).toMatchObject({ ok: false, code: "invalid" });
     }
   });

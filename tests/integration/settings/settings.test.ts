@@ -37,7 +37,7 @@ afterAll(async () => {
   await restore();
 });
 
-const actor = () => ({ userId: adminId, email: "admin@test.local", ip: "198.51.100.9" });
+const actor = () => ({ id: adminId, email: "admin@test.local", ip: "198.51.100.9" });
 
 describe("saveSetting", () => {
   it("stores each key, audits before/after and applies at once", async () => {

@@ -1,10 +1,5 @@
 import { describe, expect, test } from "vitest";
-import {
-  maskNumber,
-  maskRequestBody,
-  maskResponseBody,
-  RESPONSE_BODY_LIMIT,
-} from "@/lib/platform/recorder";
+import { maskNumber, maskRequestBody, maskResponseBody, RESPONSE_BODY_LIMIT } from "@/lib/platform/recorder";
 import { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { LosslessNumber } from "@/lib/platform/wire";
 

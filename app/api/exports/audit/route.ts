@@ -1,12 +1,11 @@
 import { audit } from "@/lib/audit/log";
-import { actorFor } from "@/lib/audit/actor";
 import { exportAuditCsv, parseAuditFilter } from "@/lib/audit/queries";
 import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
 import { csvStream } from "@/lib/operations/export";
 
 /** CSV of every audit entry matching the filters (same query parameters as the page), streamed. */
-export const GET = withPermission("audit.read", async (request, user) => {
+export const GET = withPermission("audit.read", async (request, { actor }) => {
   const params = new URL(request.url).searchParams;
   params.delete("before");
   const parsed = parseAuditFilter(params);
@@ -17,7 +16,6 @@ export const GET = withPermission("audit.read", async (request, user) => {
     );
   }
   const { before: _before, ...filter } = parsed.filter;
-  const actor = await actorFor(user);
   // Exporting the log is itself recorded (before the first row is read).
   await getDb().$transaction((tx) =>
     audit(tx, actor, { action: "audit.export", targetType: "auditLog", after: { filter } }),

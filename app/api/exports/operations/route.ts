@@ -7,7 +7,7 @@ import { parseOperationFilter } from "@/lib/operations/filter";
 import { authorizeSearch, filterForAudit, searchRefusalResponse } from "@/lib/operations/search-policy";
 
 /** CSV of every operation matching the filter (same query parameters as the list), streamed. */
-export const GET = withPermission("operations.export", async (request, user) => {
+export const GET = withPermission("operations.export", async (request, { actor }) => {
   const params = new URL(request.url).searchParams;
   const parsed = parseOperationFilter(params);
   if (!parsed.ok) {
@@ -39,18 +39,14 @@ export const GET = withPermission("operations.export", async (request, user) => 
       { status: 400 },
     );
   }
-  const allowed = await authorizeSearch(user, filter.q, "export");
+  const allowed = await authorizeSearch(actor, filter.q, "export");
   if (!allowed.ok) return searchRefusalResponse(allowed);
   await getDb().$transaction((tx) =>
-    audit(
-      tx,
-      { userId: user.id, email: user.email },
-      {
-        action: "operations.export",
-        targetType: "operations",
-        after: { filter: filterForAudit(filter) },
-      },
-    ),
+    audit(tx, actor, {
+      action: "operations.export",
+      targetType: "operations",
+      after: { filter: filterForAudit(filter) },
+    }),
   );
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   return new Response(csvStream(exportOperationsCsv(filter, await getBalanceCurrency())), {
