@@ -2,7 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getEnv } from "@/lib/env";
 import { clientIpOfRequest } from "@/lib/http/client-ip";
-import { getLog } from "@/lib/log";
+import { answerFor, notStored, USE_POST, type WebhookAnswer } from "@/lib/webhooks/answer";
 import { readBodyLimited } from "@/lib/webhooks/read-body";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { refusedLimit, type RefusedLimit } from "@/lib/webhooks/refused-limit";
@@ -50,12 +50,12 @@ function headerLookup(request: IncomingMessage) {
   };
 }
 
-function reply(response: ServerResponse, status: number, body: object, headers: Record<string, string> = {}) {
+function reply(response: ServerResponse, answer: WebhookAnswer) {
   // A body left unread (refused, oversized) would hold the connection: it is closed after the answer.
   const close = response.req.complete ? {} : { connection: "close" };
   response
-    .writeHead(status, { "content-type": "application/json", ...close, ...headers })
-    .end(JSON.stringify(body));
+    .writeHead(answer.status, { "content-type": "application/json", ...close, ...answer.headers })
+    .end(JSON.stringify(answer.body));
 }
 
 /**
@@ -69,7 +69,7 @@ async function handleWebhookRequest(
   pathSecret: string,
   options: ReceiverOptions,
 ): Promise<void> {
-  if (request.method !== "POST") return reply(response, 405, { error: "use POST" }, { allow: "POST" });
+  if (request.method !== "POST") return reply(response, USE_POST);
   try {
     const result = await receiveWebhook(
       {
@@ -81,21 +81,9 @@ async function handleWebhookRequest(
       undefined,
       options.refusedLimit ?? refusedLimit(),
     );
-    if (result.httpStatus === 429) {
-      return reply(
-        response,
-        429,
-        { error: "too many refused requests from this source" },
-        { "retry-after": "60" },
-      );
-    }
-    reply(response, result.httpStatus, {
-      received: result.httpStatus === 200,
-      id: result.deliveryId.toString(),
-    });
+    reply(response, answerFor(result));
   } catch (error) {
-    // Not stored, so not acknowledged: the platform delivers it again.
-    getLog().error({ err: error }, "webhook could not be stored");
-    if (!response.headersSent) reply(response, 503, { error: "webhook not stored; deliver it again" });
+    const answer = notStored(error);
+    if (!response.headersSent) reply(response, answer);
   }
 }
