@@ -9,7 +9,7 @@ import { runReconciliation } from "@/lib/reconcile/run";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
 import { submitLostApprovals, syncSubmittingPayouts } from "@/lib/payouts/submit";
 import { getSettings } from "@/lib/settings/settings";
-import type { JobName, TaskName } from "@/lib/jobs/schedules";
+import type { JobName, TaskName } from "@/lib/queue/queues";
 
 // An intent whose answer was lost is checked again once it is this old (the request may still be in flight).
 const PENDING_INTENT_AGE_MS = 30_000;

@@ -2,7 +2,7 @@ import "server-only";
 import PgBoss from "pg-boss";
 import { getDatabaseUrl } from "@/lib/env";
 import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
-import { jobs, tasks, type JobName, type TaskName } from "@/lib/jobs/schedules";
+import { jobs, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
 import { getLog } from "@/lib/log";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { processPendingWebhooks } from "@/lib/webhooks/process";

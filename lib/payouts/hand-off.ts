@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Actor } from "@/lib/audit/log";
-import { enqueueTask } from "@/lib/jobs/enqueue";
+import { enqueueTask } from "@/lib/queue/enqueue";
 import { getLog } from "@/lib/log";
 import { submitPayout, type SubmitPlatform, type SubmitResult } from "./submit";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
-import { enqueueJob } from "@/lib/jobs/enqueue";
+import { enqueueJob } from "@/lib/queue/enqueue";
 import { getLog } from "@/lib/log";
 
 export type RunNowResult =

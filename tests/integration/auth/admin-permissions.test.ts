@@ -12,7 +12,7 @@ import { actionOutcome, pageOutcome, routeOutcome, type Outcome } from "../../su
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "paydesk.test" }) }));
-vi.mock("@/lib/jobs/enqueue", () => ({ enqueueJob: async () => null }));
+vi.mock("@/lib/queue/enqueue", () => ({ enqueueJob: async () => null }));
 
 const platform = {
   getBanks: async () => ({ banks: [], traceID: "trace-from-fake" }),

@@ -16,7 +16,7 @@ const session = vi.hoisted(() => ({ current: null as null | { userId: string; se
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 // Approving hands the submission to the worker's queue: recorded here and run as the worker would.
 const queued = vi.hoisted(() => [] as unknown[]);
-vi.mock("@/lib/jobs/enqueue", () => ({
+vi.mock("@/lib/queue/enqueue", () => ({
   enqueueTask: async (_name: string, data: unknown) => {
     queued.push(data);
     return "job";

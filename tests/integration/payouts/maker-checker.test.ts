@@ -22,7 +22,7 @@ import type { StaffActor } from "@/lib/audit/log";
 // Approving hands the submission to the worker through the job queue: recorded here, and run by
 // `decide` below the way the worker runs it.
 const queued = vi.hoisted(() => [] as Array<{ payoutRequestId: string }>);
-vi.mock("@/lib/jobs/enqueue", () => ({
+vi.mock("@/lib/queue/enqueue", () => ({
   enqueueTask: async (_name: string, data: { payoutRequestId: string }) => {
     queued.push(data);
     return "job";

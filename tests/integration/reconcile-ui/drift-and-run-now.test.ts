@@ -12,7 +12,7 @@ vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.30" }),
 }));
-vi.mock("@/lib/jobs/enqueue", () => ({
+vi.mock("@/lib/queue/enqueue", () => ({
   enqueueJob: async (name: string) => {
     queue.sent.push(name);
     return queue.next;

@@ -23,7 +23,7 @@ const session = vi.hoisted(() => ({ current: null as null | { userId: string; se
 const queue = vi.hoisted(() => ({ sent: [] as Array<{ name: string; data: unknown }>, down: false }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 // The web server's send-only queue, recorded here; one test below goes through the real pg-boss.
-vi.mock("@/lib/jobs/enqueue", () => ({
+vi.mock("@/lib/queue/enqueue", () => ({
   enqueueJob: async () => null,
   enqueueTask: async (name: string, data: unknown) => {
     if (queue.down) throw new Error("connect ECONNREFUSED (queue down)");
@@ -259,8 +259,8 @@ describe("approving hands the submission to the worker", () => {
 
   it("through the real pg-boss queue: the job the web server sends is the one the worker runs", async () => {
     const req = await newRequest();
-    const actual = await vi.importActual<typeof import("@/lib/jobs/enqueue")>("@/lib/jobs/enqueue");
-    const { tasks } = await import("@/lib/jobs/schedules");
+    const actual = await vi.importActual<typeof import("@/lib/queue/enqueue")>("@/lib/queue/enqueue");
+    const { tasks } = await import("@/lib/queue/queues");
     const { taskHandlers } = await import("@/lib/jobs/handlers");
     const { decide } = await import("@/lib/payouts/approvals");
     expect(await decide(req.id, "approve", "ok", approvers[0]!)).toMatchObject({

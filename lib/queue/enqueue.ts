@@ -1,7 +1,7 @@
 import "server-only";
 import PgBoss from "pg-boss";
 import { getDatabaseUrl } from "@/lib/env";
-import { jobs, tasks, type JobName, type TaskName } from "@/lib/jobs/schedules";
+import { jobs, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
 
 const globalForBoss = globalThis as unknown as { paydeskBoss?: Promise<PgBoss> };
 

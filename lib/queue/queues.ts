@@ -1,3 +1,5 @@
+// The queues of the background work: their names and schedules, shared by the senders (web server,
+// domain code through lib/queue/enqueue.ts) and the worker (lib/jobs), which imports the domain.
 // Background jobs and when they run (cron, UTC). Each queue is a pg-boss "singleton" queue: at most one
 // job of a kind is active across all workers.
 export const jobs = {
