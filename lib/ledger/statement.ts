@@ -118,23 +118,19 @@ export async function statementSummary(p: StatementPeriod): Promise<StatementSum
   const byKind = new Map<string, { amount: Decimal; postings: number }>();
   const days: StatementDay[] = [];
   let running = opening.available;
-  let current: { day: string; t: Record<keyof StatementTotals, Decimal> } | null = null;
-  const closeDay = () => {
-    if (!current) return;
-    running = running.plus(current.t.movements);
-    days.push({ day: current.day, ...fixed(current.t), closing: running.toFixed(4) });
-  };
+  const perDay = new Map<string, Record<keyof StatementTotals, Decimal>>();
   for (const row of rows) {
-    if (current?.day !== row.day) {
-      closeDay();
-      current = { day: row.day, t: emptyTotals() };
-    }
-    addRow(current.t, row.kind, row.amount);
+    const t = perDay.get(row.day) ?? emptyTotals();
+    perDay.set(row.day, t);
+    addRow(t, row.kind, row.amount);
     addRow(totals, row.kind, row.amount);
     const k = byKind.get(row.kind) ?? { amount: new Decimal(0), postings: 0 };
     byKind.set(row.kind, { amount: k.amount.plus(row.amount), postings: k.postings + row.n });
   }
-  closeDay();
+  for (const [day, t] of perDay) {
+    running = running.plus(t.movements);
+    days.push({ day, ...fixed(t), closing: running.toFixed(4) });
+  }
   const openingPlusMovements = opening.available.plus(totals.movements);
   const difference = closing.available.minus(openingPlusMovements);
   return {
