@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import { recordComparison } from "@/lib/ledger/proof";
 import type { PlatformClient } from "@/lib/platform/client";
 
 /** The spec recommends at most one GET /balance per 5 seconds; this holds across users and instances. */
@@ -66,6 +67,7 @@ export async function getBalanceCached(
           traceID,
         },
       });
+      await recordComparison(tx, created);
       return view(created, true);
     },
     { timeout: 30_000 },
