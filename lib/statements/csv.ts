@@ -4,8 +4,18 @@ import { statementLabels as L } from "@/lib/statements/labels";
 import type { StatementDocument } from "@/lib/statements/document";
 import { Decimal } from "@/lib/money/decimal";
 
-const write = (out: Writable, text: string) =>
-  out.write(text) ? Promise.resolve() : new Promise<void>((resolve) => out.once("drain", () => resolve()));
+function write(out: Writable, text: string): Promise<void> {
+  if (out.destroyed) return Promise.reject(new Error("the download was closed"));
+  if (out.write(text)) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const closed = () => reject(new Error("the download was closed"));
+    out.once("close", closed);
+    out.once("drain", () => {
+      out.off("close", closed);
+      resolve();
+    });
+  });
+}
 
 /** CSV: the summary as label/value lines, a blank line, then every posting and a totals line. */
 export async function writeStatementCsv(doc: StatementDocument, out: Writable): Promise<void> {

@@ -36,6 +36,8 @@ export const statementLabels = {
   days: "Per day",
   postings: "Postings",
   totals: "Totals",
+  // Worksheet names: at most 31 characters.
+  sheets: { summary: "Summary", postings: "Postings", days: "Per day", counts: "Counts" },
   none: "—",
   columns: {
     at: "Date and time",

@@ -1,5 +1,5 @@
 import "server-only";
-import { PassThrough, Readable, type Writable } from "node:stream";
+import { PassThrough, type Writable } from "node:stream";
 import { getLog } from "@/lib/log";
 import { contentTypes, type ExportFormat, type StatementDocument } from "@/lib/statements/document";
 import { writeStatementCsv } from "@/lib/statements/csv";
@@ -22,16 +22,36 @@ function headers(format: ExportFormat, name: string): HeadersInit {
   };
 }
 
-/** Streams a statement in a format; a failure mid-stream is logged and breaks the download (never a partial file as whole). */
+/**
+ * Streams a statement in a format, pulled by the client: a failure mid-stream is logged and breaks the
+ * download; a client that goes away stops the rendering.
+ */
 export function statementResponse(doc: StatementDocument, format: ExportFormat, name: string): Response {
   const out = new PassThrough();
+  let cancelled = false;
   renderers[format](doc, out)
     .then(() => out.end())
     .catch((error: unknown) => {
-      getLog().error({ err: error, format }, "statement export failed");
+      if (!cancelled) getLog().error({ err: error, format }, "statement export failed");
       out.destroy(error instanceof Error ? error : new Error("statement export failed"));
     });
-  return new Response(Readable.toWeb(out) as ReadableStream<Uint8Array>, { headers: headers(format, name) });
+  const chunks = out[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(new Uint8Array(next.value));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    cancel() {
+      cancelled = true;
+      out.destroy();
+    },
+  });
+  return new Response(body, { headers: headers(format, name) });
 }
 
 export function bytesResponse(bytes: Buffer, format: ExportFormat, name: string): Response {

@@ -25,7 +25,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   wb.creator = "Paydesk";
   wb.created = new Date(doc.generatedAt);
 
-  const summary = wb.addWorksheet(L.summary);
+  const summary = wb.addWorksheet(L.sheets.summary);
   summary.columns = [{ width: 46 }, { width: 40 }];
   const text: [string, string][] = [
     [L.title, doc.merchant],
@@ -62,7 +62,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   summary.commit();
 
   const c = L.columns;
-  const postings = wb.addWorksheet(L.postings, { views: [{ state: "frozen", ySplit: 1 }] });
+  const postings = wb.addWorksheet(L.sheets.postings, { views: [{ state: "frozen", ySplit: 1 }] });
   postings.columns = [
     { header: c.at, width: 25 },
     { header: c.kind, width: 30 },
@@ -124,7 +124,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   totals.commit();
   postings.commit();
 
-  const days = wb.addWorksheet(L.days, { views: [{ state: "frozen", ySplit: 1 }] });
+  const days = wb.addWorksheet(L.sheets.days, { views: [{ state: "frozen", ySplit: 1 }] });
   days.columns = [
     { header: c.day, width: 12 },
     { header: L.credits, width: 18, style: { numFmt: MONEY } },
@@ -161,7 +161,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   dayTotals.commit();
   days.commit();
 
-  const counts = wb.addWorksheet(L.counts);
+  const counts = wb.addWorksheet(L.sheets.counts);
   counts.columns = [
     { header: c.type, width: 10 },
     { header: c.status, width: 12 },

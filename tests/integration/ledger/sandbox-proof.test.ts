@@ -83,7 +83,11 @@ describe("balance proof against the sandbox", () => {
           const from = new Date(now.getTime() - 25 * 86_400_000);
           const mid = new Date(now.getTime() - 7 * 86_400_000 - 12_345);
           const a = await statementSummary({ from, to: mid, tz: "Asia/Kolkata" });
-          const b = await statementSummary({ from: mid, to: new Date(now.getTime() + 1), tz: "Asia/Kolkata" });
+          const b = await statementSummary({
+            from: mid,
+            to: new Date(now.getTime() + 1),
+            tz: "Asia/Kolkata",
+          });
           expect(a.check.ok && b.check.ok).toBe(true);
           expect(a.closing).toEqual(b.opening);
           expect(a.opening.available).toBe("0.0000");
@@ -109,14 +113,18 @@ describe("balance proof against the sandbox", () => {
     expect(await settleComparisons(10, new Date(t1.getTime() + 60_000))).toBe(0);
     expect(await settleComparisons(10, new Date(t1.getTime() + 11 * 60_000))).toBe(1);
     const movements = await getDb().outsideMovement.findMany();
-    expect(movements.map((m) => [m.amount.toFixed(4), m.windowFrom?.toISOString(), m.windowTo.toISOString()])).toEqual(
-      [["1234.5678", t0.toISOString(), t1.toISOString()]],
-    );
+    expect(
+      movements.map((m) => [m.amount.toFixed(4), m.windowFrom?.toISOString(), m.windowTo.toISOString()]),
+    ).toEqual([["1234.5678", t0.toISOString(), t1.toISOString()]]);
     const t2 = new Date(t1.getTime() + 12 * 60_000);
     await readBalance(t2);
     const proof = await proofStatus();
     expect(proof.state === "matches" && proof.difference).toBe("0.0000");
-    const summary = await statementSummary({ from: new Date(t0.getTime() - 10 * 86_400_000), to: t2, tz: "UTC" });
+    const summary = await statementSummary({
+      from: new Date(t0.getTime() - 10 * 86_400_000),
+      to: t2,
+      tz: "UTC",
+    });
     expect(summary.totals.outside).toBe("1234.5678");
     expect(summary.check.ok).toBe(true);
   }, 60_000);
