@@ -17,6 +17,7 @@ export function ProofCard({ proof }: { proof: ProofStatus }) {
     <section
       data-testid="balance-proof"
       data-state={proof.state}
+      data-difference={proof.difference}
       className={`rounded-lg border p-3 text-sm ${matches ? "border-emerald-300 bg-emerald-50/50 dark:border-emerald-800 dark:bg-emerald-950/30" : "border-amber-400 bg-amber-50/50 dark:border-amber-600 dark:bg-amber-950/30"}`}
     >
       <p className="font-medium">
