@@ -2,6 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
+import { formatInZone, nextDay } from "@/lib/time/zone";
 
 type Db = Pick<Prisma.TransactionClient, "$queryRaw">;
 
@@ -53,7 +54,7 @@ export type DailyClosing = { day: string; available: string; holds: string };
 /**
  * Closing balance of each calendar day of the zone in [from, to), from the quarter-hour sums (zones
  * whose offset is a whole quarter hour, which is every zone in use today), plus movements outside
- * operations. Days before the first posting are left out.
+ * operations; every day is listed from the first one with a balance.
  */
 export async function dailyClosings(range: { from: Date; to: Date; tz: string }): Promise<DailyClosing[]> {
   const opening = await ledgerBalanceBefore(range.from);
@@ -66,13 +67,21 @@ export async function dailyClosings(range: { from: Date; to: Date; tz: string })
       SELECT to_char("windowTo" AT TIME ZONE ${range.tz}, 'YYYY-MM-DD'), amount, 0 FROM "OutsideMovement"
       WHERE "windowTo" >= ${iso(range.from)}::timestamptz AND "windowTo" < ${iso(range.to)}::timestamptz
     ) m GROUP BY day ORDER BY day`;
+  const byDay = new Map(rows.map((r) => [r.day, r]));
   let available = opening.available;
   let holds = opening.holds;
+  let started = !available.isZero() || !holds.isZero();
   const out: DailyClosing[] = [];
-  for (const row of rows) {
-    available = available.plus(row.amount);
-    holds = holds.plus(row.hold);
-    out.push({ day: row.day, available: available.toFixed(4), holds: holds.toFixed(4) });
+  const last = formatInZone(new Date(range.to.getTime() - 1), range.tz).slice(0, 10);
+  for (let day = formatInZone(range.from, range.tz).slice(0, 10); day <= last; day = nextDay(day)) {
+    const row = byDay.get(day);
+    if (row) {
+      available = available.plus(row.amount);
+      holds = holds.plus(row.hold);
+      started = true;
+    }
+    // Every day from the first one with a balance: a day without postings closes where the last one did.
+    if (started) out.push({ day, available: available.toFixed(4), holds: holds.toFixed(4) });
   }
   return out;
 }
