@@ -55,6 +55,7 @@ export async function getBalanceCached(
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(7370002)`;
       const latest = await tx.balanceSnapshot.findFirst({ orderBy: { takenAt: "desc" } });
       if (latest && now().getTime() - latest.takenAt.getTime() < BALANCE_TTL_MS) return view(latest, false);
+      const requestedAt = now();
       const { balance, traceID } = await platform.getBalance(context);
       const created = await tx.balanceSnapshot.create({
         data: {
@@ -67,7 +68,7 @@ export async function getBalanceCached(
           traceID,
         },
       });
-      await recordComparison(tx, created);
+      await recordComparison(tx, created, requestedAt);
       return view(created, true);
     },
     { timeout: 30_000 },

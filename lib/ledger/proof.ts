@@ -17,13 +17,34 @@ import { finalStatuses } from "@/lib/operations/status";
 
 type Snapshot = { id: bigint; takenAt: Date; amountInCurrencyBalance: Decimal; currencyBalance: string };
 
+/**
+ * The ledger's balance that best explains the platform's figure: the platform answered at some moment
+ * between sending and storing, so a posting that falls in that gap may or may not be in its figure.
+ */
+async function ledgerNear(
+  platform: Decimal,
+  requestedAt: Date,
+  takenAt: Date,
+  db: Prisma.TransactionClient,
+): Promise<Decimal> {
+  const atAnswer = (await ledgerBalanceAt(takenAt, db)).available;
+  if (atAnswer.equals(platform) || requestedAt >= takenAt) return atAnswer;
+  const atRequest = (await ledgerBalanceAt(requestedAt, db)).available;
+  return atRequest.equals(platform) ? atRequest : atAnswer;
+}
+
 /** Stores the comparison for a fresh snapshot; call it in the transaction that stored the snapshot. */
-export async function recordComparison(tx: Prisma.TransactionClient, snapshot: Snapshot): Promise<void> {
-  const ledger = await ledgerBalanceAt(snapshot.takenAt, tx);
+export async function recordComparison(
+  tx: Prisma.TransactionClient,
+  snapshot: Snapshot,
+  requestedAt: Date,
+): Promise<void> {
   const platform = new Decimal(snapshot.amountInCurrencyBalance.toFixed());
+  const ledger = { available: await ledgerNear(platform, requestedAt, snapshot.takenAt, tx) };
   await tx.balanceComparison.create({
     data: {
       snapshotId: snapshot.id,
+      requestedAt,
       takenAt: snapshot.takenAt,
       currency: snapshot.currencyBalance,
       platformBalance: platform.toFixed(4),
@@ -48,8 +69,8 @@ export async function settleComparisons(graceMinutes: number, now = new Date()):
       });
       let created = 0;
       for (const c of due) {
-        const ledger = await ledgerBalanceAt(c.takenAt, tx);
-        const residual = new Decimal(c.platformBalance.toFixed()).minus(ledger.available);
+        const platform = new Decimal(c.platformBalance.toFixed());
+        const residual = platform.minus(await ledgerNear(platform, c.requestedAt, c.takenAt, tx));
         if (!residual.isZero()) {
           const previous = await tx.balanceComparison.findFirst({
             where: { takenAt: { lt: c.takenAt } },

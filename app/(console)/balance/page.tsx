@@ -16,7 +16,8 @@ import {
 } from "@/lib/charts/queries";
 import { dailyClosings } from "@/lib/ledger/balance";
 import { listMovements } from "@/lib/ledger/movements";
-import { proofStatus } from "@/lib/ledger/proof";
+import { proofStatus, settleComparisons } from "@/lib/ledger/proof";
+import { getSettings } from "@/lib/settings/settings";
 import { canonicalTimeZone, formatInZone, zonedToUtc } from "@/lib/time/zone";
 
 export const metadata: Metadata = { title: "Balance" };
@@ -37,7 +38,9 @@ export default async function BalancePage({
   // Ledger closings: whole local days, the first one starting at midnight of the zone.
   const ledgerRange = { from: zonedToUtc(formatInZone(range.from, tz).slice(0, 10), tz), to, tz };
 
-  // The balance read first: a fresh read records the comparison the proof shows.
+  // Differences older than the allowed time become movements outside operations first; then the balance
+  // read, whose fresh answer records the comparison the proof shows.
+  await settleComparisons((await getSettings()).balanceDifferenceMinutes);
   const balance = await currentBalance(user.id);
   const [rateSource, history, volume, rate, timeToFinal, ledgerDays, proof, movements] = await Promise.all([
     lastSuccessfulOperationRate(),

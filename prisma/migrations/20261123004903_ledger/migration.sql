@@ -30,6 +30,7 @@ CREATE TABLE "LedgerBucket" (
 CREATE TABLE "BalanceComparison" (
     "id" BIGSERIAL NOT NULL,
     "snapshotId" BIGINT NOT NULL,
+    "requestedAt" TIMESTAMPTZ(3) NOT NULL,
     "takenAt" TIMESTAMPTZ(3) NOT NULL,
     "currency" TEXT NOT NULL,
     "platformBalance" DECIMAL(24,4) NOT NULL,

@@ -188,3 +188,41 @@ describe("statements", () => {
     expect((await ledgerBalanceBefore(period.to)).available.toFixed(4)).toBe(summary.closing.available);
   });
 });
+
+describe("balance comparison", () => {
+  it("a posting between sending GET /balance and storing its answer does not count as a difference", async () => {
+    const { recordComparison } = await import("@/lib/ledger/proof");
+    await load([]);
+    const db = getDb();
+    await db.balanceComparison.deleteMany();
+    await insertOperations([
+      {
+        typeOperation: "payIn",
+        status: "success",
+        dateAdded: new Date(T0),
+        dateUpdated: new Date(T0 + 500),
+        amountInCurrencyBalance: "10",
+        amountComissionInCurrencyBalance: "0",
+      },
+    ]);
+    const snapshot = (takenAt: Date, amount: string) =>
+      db.balanceSnapshot.create({
+        data: {
+          takenAt,
+          amountInCurrencyBalance: amount,
+          currencyBalance: "USDT",
+          amountInCurrencyPayment: "0",
+          currencyPayment: "RUB",
+          exchangeRate: "0",
+        },
+      });
+    // The platform answered before the pay-in's success (0), the answer was stored after it.
+    const before = await snapshot(new Date(T0 + 900), "0");
+    await db.$transaction((tx) => recordComparison(tx, before, new Date(T0 + 100)));
+    // Platform figure that neither moment explains.
+    const odd = await snapshot(new Date(T0 + 2_000), "7");
+    await db.$transaction((tx) => recordComparison(tx, odd, new Date(T0 + 1_500)));
+    const rows = await db.balanceComparison.findMany({ orderBy: { takenAt: "asc" } });
+    expect(rows.map((r) => r.difference.toFixed(4))).toEqual(["0.0000", "-3.0000"]);
+  });
+});
