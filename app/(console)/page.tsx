@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AttentionList, attentionItems } from "@/components/home/attention-list";
+import { BalanceProofAttention } from "@/components/home/balance-proof-attention";
 import { can } from "@/lib/auth/permissions";
 import { requireSignedIn } from "@/lib/auth/session";
 import { getAttention } from "@/lib/home/attention";
@@ -33,6 +34,7 @@ export default async function HomePage() {
           <AttentionList items={items} />
         </>
       )}
+      {can(user.role, "statements.read") && <BalanceProofAttention />}
     </section>
   );
 }

@@ -14,9 +14,12 @@ import {
   YAxis,
 } from "recharts";
 import type { BalancePoint, SuccessRateRow, TimeToFinalRow, VolumeRow } from "@/lib/charts/queries";
+import type { DailyClosing } from "@/lib/ledger/balance";
 
 export type ChartsData = {
   balance: BalancePoint[];
+  /** Daily closing balances from the ledger; the platform's snapshots are drawn over them as check points. */
+  ledger?: { currency: string | null; days: DailyClosing[] };
   volume: VolumeRow[];
   successRate: SuccessRateRow[];
   timeToFinal: TimeToFinalRow[];
@@ -67,8 +70,9 @@ function Empty({ title }: { title: string }) {
   );
 }
 
-function BalanceHistory({ points }: { points: BalancePoint[] }) {
+function BalanceHistory({ points, ledger }: { points: BalancePoint[]; ledger?: ChartsData["ledger"] }) {
   const title = "Balance history";
+  if (ledger && ledger.days.length > 0) return <LedgerHistory points={points} ledger={ledger} />;
   if (points.length === 0) return <Empty title={title} />;
   const currency = points[points.length - 1]!.currencyBalance;
   const data = points.map((p) => ({
@@ -84,6 +88,51 @@ function BalanceHistory({ points }: { points: BalancePoint[] }) {
         <YAxis tick={{ fontSize: 11 }} width={70} />
         <Tooltip formatter={(_v, _n, item) => [(item.payload as { exact: string }).exact, currency]} />
         <Line type="stepAfter" dataKey="balance" stroke="#4f46e5" dot={false} isAnimationActive={false} />
+      </LineChart>
+    </ChartBox>
+  );
+}
+
+/** Ledger closings per day, with the last platform snapshot of each day as a dot on the same axis. */
+function LedgerHistory({
+  points,
+  ledger,
+}: {
+  points: BalancePoint[];
+  ledger: NonNullable<ChartsData["ledger"]>;
+}) {
+  const platformByDay = new Map<string, string>();
+  for (const p of points) platformByDay.set(p.at.slice(0, 10), p.amountInCurrencyBalance);
+  const data = ledger.days.map((d) => ({
+    at: d.day,
+    ledger: plot(d.available),
+    platform: plot(platformByDay.get(d.day) ?? null),
+    exact: d.available,
+  }));
+  const currency = ledger.currency ?? "";
+  return (
+    <ChartBox title={`Balance history from the ledger (${currency}), daily closing`} testId="chart-balance">
+      <LineChart data={data}>
+        <CartesianGrid strokeDasharray="3 3" />
+        <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={24} />
+        <YAxis tick={{ fontSize: 11 }} width={70} />
+        <Tooltip />
+        <Legend />
+        <Line
+          name="Ledger"
+          type="stepAfter"
+          dataKey="ledger"
+          stroke="#4f46e5"
+          dot={false}
+          isAnimationActive={false}
+        />
+        <Line
+          name="Platform (read)"
+          dataKey="platform"
+          stroke="none"
+          dot={{ r: 3, fill: "#059669" }}
+          isAnimationActive={false}
+        />
       </LineChart>
     </ChartBox>
   );
@@ -167,7 +216,7 @@ export default function BalanceCharts({ data }: { data: ChartsData }) {
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <div className="lg:col-span-2">
-        <BalanceHistory points={data.balance} />
+        <BalanceHistory points={data.balance} ledger={data.ledger} />
       </div>
       <Volume rows={data.volume} type="payIn" />
       <Volume rows={data.volume} type="payOut" />

@@ -7,6 +7,7 @@ export const navItems: NavItem[] = [
   { href: "/operations", label: "Operations", permission: "operations.read" },
   { href: "/trace", label: "Trace lookup", permission: "trace.read" },
   { href: "/balance", label: "Balance", permission: "balance.read" },
+  { href: "/statements", label: "Statements", permission: "statements.read" },
   { href: "/payouts", label: "Pay-outs", permission: "payouts.read" },
   { href: "/payins", label: "Pay-ins", permission: "payins.create" },
   { href: "/webhooks", label: "Webhooks", permission: "webhooks.read" },

@@ -9,6 +9,10 @@ export const permissions = {
   "recipients.reveal": ["admin", "finance", "approver"],
   "trace.read": ["admin", "finance", "support"],
   "balance.read": ["admin", "finance", "approver"],
+  // Statements (read, download) and issuing (freezing) one; annotating a movement outside operations.
+  "statements.read": ["admin", "finance"],
+  "statements.issue": ["admin", "finance"],
+  "balance.annotate": ["admin", "finance"],
   "payouts.read": ["admin", "finance", "approver"],
   "payouts.create": ["admin", "finance"],
   "payouts.approve": ["admin", "approver"],

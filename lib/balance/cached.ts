@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import { recordComparison } from "@/lib/ledger/proof";
 import type { PlatformClient } from "@/lib/platform/client";
 
 /** The spec recommends at most one GET /balance per 5 seconds; this holds across users and instances. */
@@ -54,6 +55,7 @@ export async function getBalanceCached(
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(7370002)`;
       const latest = await tx.balanceSnapshot.findFirst({ orderBy: { takenAt: "desc" } });
       if (latest && now().getTime() - latest.takenAt.getTime() < BALANCE_TTL_MS) return view(latest, false);
+      const requestedAt = now();
       const { balance, traceID } = await platform.getBalance(context);
       const created = await tx.balanceSnapshot.create({
         data: {
@@ -66,6 +68,7 @@ export async function getBalanceCached(
           traceID,
         },
       });
+      await recordComparison(tx, created, requestedAt);
       return view(created, true);
     },
     { timeout: 30_000 },

@@ -1,6 +1,7 @@
 import "server-only";
 import { getBalanceCached } from "@/lib/balance/cached";
 import { getDb } from "@/lib/db";
+import { runLedgerUpkeep } from "@/lib/ledger/upkeep";
 import { getLog } from "@/lib/log";
 import { resolvePendingIntent } from "@/lib/operations/create-once";
 import { flagStuckOperations } from "@/lib/operations/stuck";
@@ -19,6 +20,7 @@ export function jobHandlers(platform: PlatformClient): Record<JobName, () => Pro
     reconcileIncremental: () => runReconciliation({ kind: "incremental", platform }),
     reconcileFull: () => runReconciliation({ kind: "full", platform }),
     balanceSnapshot: () => getBalanceCached(platform),
+    ledgerUpkeep: () => runLedgerUpkeep(),
     stuckOperations: async () => flagStuckOperations((await getSettings()).stuckOperationMinutes),
     submittingPayouts: async () => ({
       lostApprovals: await submitLostApprovals(platform),

@@ -9,6 +9,8 @@ export const jobs = {
   stuckOperations: { queue: "stuck-operations", cron: "*/5 * * * *" },
   pendingIntents: { queue: "pending-intents", cron: "* * * * *" },
   submittingPayouts: { queue: "submitting-payouts", cron: "* * * * *" },
+  // Movements outside operations, superseded issued statements, last month's statement (lib/ledger).
+  ledgerUpkeep: { queue: "ledger-upkeep", cron: "*/5 * * * *" },
 } as const;
 
 export type JobName = keyof typeof jobs;

@@ -29,6 +29,8 @@ export const settingsSchema = z.object({
   autoApproveRecipientDailySum: z.string().nullable(),
   /** Percent of a new pay-out's amount within which an earlier one to the recipient is a near-duplicate; null: off. */
   nearDuplicateTolerancePercent: z.string().nullable(),
+  /** Minutes a difference between the ledger and GET /balance may last before it counts (lib/ledger/proof.ts). */
+  balanceDifferenceMinutes: z.number().int().positive(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -51,6 +53,7 @@ function defaults(): Settings {
     sessionIdleMinutes: 30,
     autoApproveRecipientDailySum: null,
     nearDuplicateTolerancePercent: "1",
+    balanceDifferenceMinutes: 10,
   };
 }
 
@@ -167,6 +170,7 @@ export const settingValueSchemas = {
   sessionIdleMinutes: wholeMinutes(5, 24 * 60, "one day"),
   autoApproveRecipientDailySum: thresholdSchema.nullable(),
   nearDuplicateTolerancePercent: percentSchema.nullable(),
+  balanceDifferenceMinutes: wholeMinutes(1, 10_080, "one week"),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {

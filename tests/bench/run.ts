@@ -12,8 +12,9 @@ import { signIn, startApp } from "./app-server";
 import { benchConsole } from "./console";
 import { benchIntegration } from "./integration";
 import { benchSandbox, type BenchFigure } from "./sandbox";
+import { benchStatements } from "./statements";
 
-const all = ["sandbox", "integration", "console"] as const;
+const all = ["sandbox", "integration", "console", "statements"] as const;
 type Section = (typeof all)[number];
 const chosen = process.argv.slice(2).filter((a) => (all as readonly string[]).includes(a)) as Section[];
 const sections: readonly Section[] = chosen.length ? chosen : all;
@@ -72,6 +73,11 @@ async function main() {
         } finally {
           await app.stop();
         }
+      }
+      if (section === "statements") {
+        const url = await database(pgServer.url, "bench_statements");
+        pointAtDatabase(url);
+        figures.push(...(await benchStatements({ databaseUrl: url })));
       }
       console.log(`[bench] ${section} done in ${Math.round((performance.now() - t) / 1000)} s`);
     }

@@ -54,6 +54,8 @@ function columnType(field: Field): string {
       return native === "Json" ? "json" : "jsonb";
     case "Float":
       return "double precision";
+    case "Bytes":
+      return "bytea";
     case "DateTime":
       return native === "Timestamptz"
         ? `timestamptz(${args[0] ?? 6})`

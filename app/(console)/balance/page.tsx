@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { BalanceCard } from "@/components/balance/balance-card";
+import { Movements } from "@/components/balance/movements";
+import { ProofCard } from "@/components/balance/proof-card";
+import { can } from "@/lib/auth/permissions";
 import { ChartsLazy } from "@/components/balance/charts-lazy";
 import { requirePagePermission } from "@/lib/auth/session";
 import { currentBalance } from "@/lib/charts/current-balance";
@@ -11,7 +14,11 @@ import {
   medianTimeToFinal,
   successRate,
 } from "@/lib/charts/queries";
-import { canonicalTimeZone } from "@/lib/time/zone";
+import { dailyClosings } from "@/lib/ledger/balance";
+import { listMovements } from "@/lib/ledger/movements";
+import { proofStatus, settleComparisons } from "@/lib/ledger/proof";
+import { getSettings } from "@/lib/settings/settings";
+import { canonicalTimeZone, formatInZone, zonedToUtc } from "@/lib/time/zone";
 
 export const metadata: Metadata = { title: "Balance" };
 
@@ -28,14 +35,22 @@ export default async function BalancePage({
   const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || "UTC";
   const to = new Date();
   const range = { from: new Date(to.getTime() - days * 86_400_000), to, tz };
+  // Ledger closings: whole local days, the first one starting at midnight of the zone.
+  const ledgerRange = { from: zonedToUtc(formatInZone(range.from, tz).slice(0, 10), tz), to, tz };
 
-  const [balance, rateSource, history, volume, rate, timeToFinal] = await Promise.all([
-    currentBalance(user.id),
+  // Differences older than the allowed time become movements outside operations first; then the balance
+  // read, whose fresh answer records the comparison the proof shows.
+  await settleComparisons((await getSettings()).balanceDifferenceMinutes);
+  const balance = await currentBalance(user.id);
+  const [rateSource, history, volume, rate, timeToFinal, ledgerDays, proof, movements] = await Promise.all([
     lastSuccessfulOperationRate(),
     balanceHistory(range),
     dailyVolume(range),
     successRate(range),
     medianTimeToFinal(range),
+    dailyClosings(ledgerRange),
+    proofStatus(),
+    listMovements(),
   ]);
   const shown = balance.ok ? balance.balance : balance.lastKnown;
 
@@ -52,6 +67,8 @@ export default async function BalancePage({
         </p>
       )}
       {shown && <BalanceCard balance={shown} rateSource={rateSource} />}
+      <ProofCard proof={proof} />
+      <Movements rows={movements} mayAnnotate={can(user.role, "balance.annotate")} />
       <nav aria-label="Period" className="flex flex-wrap gap-2 text-sm">
         {PERIODS.map((d) => (
           <Link
@@ -65,7 +82,15 @@ export default async function BalancePage({
         ))}
         <span className="self-center text-xs text-zinc-500">Days in {tz}.</span>
       </nav>
-      <ChartsLazy data={{ balance: history, volume, successRate: rate, timeToFinal }} />
+      <ChartsLazy
+        data={{
+          balance: history,
+          ledger: { currency: shown?.currencyBalance ?? null, days: ledgerDays },
+          volume,
+          successRate: rate,
+          timeToFinal,
+        }}
+      />
     </section>
   );
 }

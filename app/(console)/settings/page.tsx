@@ -158,6 +158,12 @@ export default async function SettingsPage() {
           label="Flag an operation as stuck after (minutes without a status change)"
           initial={String(visible.stuckOperationMinutes)}
         />
+        <SettingForm
+          settingKey="balanceDifferenceMinutes"
+          label="Treat a difference between the ledger and the platform's balance as lasting after (minutes)"
+          hint="Then what operations do not explain is recorded as a movement outside operations."
+          initial={String(visible.balanceDifferenceMinutes)}
+        />
       </Card>
 
       <Card title="Sessions">

@@ -45,6 +45,7 @@ const settingsActions = () => import("@/lib/settings/actions");
 const userActions = () => import("@/lib/users/actions");
 const reconcileActions = () => import("@/lib/reconcile/actions");
 const payinActions = () => import("@/lib/payins/actions");
+const statementActions = () => import("@/lib/statements/actions");
 
 const checks: Array<{ name: string; permission: Permission; run: () => Promise<Outcome> }> = [
   {
@@ -65,6 +66,16 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
       (m) => m.reprocessWebhookAction,
       { id: "x" },
     ),
+  },
+  {
+    name: "action issueStatementAction",
+    permission: "statements.issue",
+    run: action(statementActions, (m) => m.issueStatementAction, { period: "x" }),
+  },
+  {
+    name: "action annotateMovementAction",
+    permission: "balance.annotate",
+    run: action(statementActions, (m) => m.annotateMovementAction, { id: "x" }),
   },
   {
     name: "action decideDriftAction",

@@ -21,10 +21,14 @@ const platform = {
 
 const users = {} as Record<Role, string>;
 const operationId = randomUUID();
+let issuedStatementId = "";
 
 beforeAll(async () => {
   for (const role of roles) users[role] = (await createStaff(role)).id;
   await insertOperations([{ id: operationId, dateAdded: new Date("2004-02-02T00:00:00Z") }]);
+  const { issueStatement } = await import("@/lib/ledger/issue");
+  const period = { from: new Date("2004-02-01T00:00:00Z"), to: new Date("2004-02-02T00:00:00Z"), tz: "UTC" };
+  issuedStatementId = (await issueStatement(period, { userId: null, email: "test" })).id;
 });
 
 function signInAs(role: Role | null) {
@@ -108,6 +112,34 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
     run: async () => {
       const { default: Page } = await import("@/app/(console)/trace/page");
       return pageOutcome(() => Page({ searchParams: Promise.resolve({ q: operationId }) }));
+    },
+  },
+  {
+    name: "page /statements",
+    permission: "statements.read",
+    run: async () => {
+      const { default: Page } = await import("@/app/(console)/statements/page");
+      return pageOutcome(() => Page({ searchParams: Promise.resolve({ period: "yesterday" }) }));
+    },
+  },
+  {
+    name: "GET /api/statements/export",
+    permission: "statements.read",
+    run: async () => {
+      const { GET } = await import("@/app/api/statements/export/route");
+      return routeOutcome(() =>
+        GET(new Request("http://test/api/statements/export?period=yesterday&format=csv")),
+      );
+    },
+  },
+  {
+    name: "GET /api/statements/issued/[id]",
+    permission: "statements.read",
+    run: async () => {
+      const { GET } = await import("@/app/api/statements/issued/[id]/route");
+      return routeOutcome(() =>
+        GET(new Request(`http://test/api/statements/issued/${issuedStatementId}?format=csv`)),
+      );
     },
   },
   {

@@ -1,0 +1,39 @@
+import { audit } from "@/lib/audit/log";
+import { withPermission } from "@/lib/auth/route";
+import { getDb } from "@/lib/db";
+import { statementResponse } from "@/lib/statements/respond";
+import { exportQuerySchema } from "@/lib/statements/export-query";
+import { liveStatement } from "@/lib/statements/live";
+import { resolvePeriod } from "@/lib/statements/periods";
+
+/** A statement of any period as CSV, XLSX or PDF, streamed from the ledger as it is now. */
+export const GET = withPermission("statements.read", async (request, user) => {
+  const parsed = exportQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) {
+    return Response.json(
+      { ok: false, code: "invalid", message: "Check the period, zone and format." },
+      { status: 400 },
+    );
+  }
+  const resolved = resolvePeriod(parsed.data);
+  if (!resolved.ok)
+    return Response.json({ ok: false, code: "invalid", message: resolved.message }, { status: 400 });
+  await getDb().$transaction((tx) =>
+    audit(
+      tx,
+      { userId: user.id, email: user.email },
+      {
+        action: "statements.export",
+        targetType: "statement",
+        after: {
+          from: resolved.period.from.toISOString(),
+          to: resolved.period.to.toISOString(),
+          tz: resolved.period.tz,
+          format: parsed.data.format,
+        },
+      },
+    ),
+  );
+  const doc = await liveStatement(resolved.period, user.email);
+  return statementResponse(doc, parsed.data.format, `statement-${resolved.label}`);
+});

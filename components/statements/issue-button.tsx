@@ -1,0 +1,36 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { issueStatementAction } from "@/lib/statements/actions";
+
+/** Freezes the statement shown: stored with its totals and a content hash. */
+export function IssueButton({ query }: { query: Record<string, string | undefined> }) {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [message, setMessage] = useState<string | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        disabled={pending}
+        className="rounded-md bg-indigo-600 px-3 py-1 font-medium text-white disabled:bg-indigo-400"
+        onClick={() =>
+          start(async () => {
+            const result = await issueStatementAction(
+              Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)),
+            );
+            setMessage(result.ok ? "Issued." : result.message);
+            if (result.ok) router.refresh();
+          })
+        }
+      >
+        Issue statement
+      </button>
+      {message && (
+        <span role="status" className="text-sm">
+          {message}
+        </span>
+      )}
+    </>
+  );
+}

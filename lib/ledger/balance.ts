@@ -1,0 +1,95 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { Decimal } from "@/lib/money/decimal";
+import { formatInZone, nextDay } from "@/lib/time/zone";
+
+type Db = Pick<Prisma.TransactionClient, "$queryRaw">;
+
+export type LedgerBalance = {
+  /** The available balance: what GET /balance reports. */
+  available: Decimal;
+  /** Held by pay-outs in flight. */
+  holds: Decimal;
+  /** Of `available`, the movements outside operations. */
+  outside: Decimal;
+};
+
+const iso = (d: Date) => d.toISOString();
+
+/**
+ * The ledger's balance just before `before` (postings and movements outside operations strictly earlier):
+ * whole quarter hours from LedgerBucket, the rest of the last quarter hour from the postings.
+ */
+export async function ledgerBalanceBefore(before: Date, db: Db = getDb()): Promise<LedgerBalance> {
+  const rows = await db.$queryRaw<{ available: string; holds: string; outside: string }[]>`
+    WITH edge AS (SELECT ledger_bucket_of(${iso(before)}::timestamptz) AS b),
+    ops AS (
+      SELECT COALESCE(sum(amount), 0) AS amount, COALESCE(sum("holdDelta"), 0) AS hold
+      FROM "LedgerBucket", edge WHERE bucket < edge.b
+      UNION ALL
+      SELECT COALESCE(sum(amount), 0), COALESCE(sum("holdDelta"), 0)
+      FROM "LedgerPosting", edge WHERE at >= edge.b AND at < ${iso(before)}::timestamptz
+    ), outside AS (
+      SELECT COALESCE(sum(amount), 0) AS amount FROM "OutsideMovement"
+      WHERE "windowTo" < ${iso(before)}::timestamptz
+    )
+    SELECT ((SELECT sum(amount) FROM ops) + (SELECT amount FROM outside))::text AS available,
+      (SELECT sum(hold) FROM ops)::text AS holds, (SELECT amount FROM outside)::text AS outside`;
+  const row = rows[0]!;
+  return {
+    available: new Decimal(row.available),
+    holds: new Decimal(row.holds),
+    outside: new Decimal(row.outside),
+  };
+}
+
+/** The balance including everything up to and at `at` (a balance read at that instant). */
+export function ledgerBalanceAt(at: Date, db: Db = getDb()): Promise<LedgerBalance> {
+  return ledgerBalanceBefore(new Date(at.getTime() + 1), db);
+}
+
+export type DailyClosing = { day: string; available: string; holds: string };
+
+/**
+ * Closing balance of each calendar day of the zone in [from, to), from the quarter-hour sums (zones
+ * whose offset is a whole quarter hour, which is every zone in use today), plus movements outside
+ * operations; every day is listed from the first one with a balance.
+ */
+export async function dailyClosings(range: { from: Date; to: Date; tz: string }): Promise<DailyClosing[]> {
+  const opening = await ledgerBalanceBefore(range.from);
+  const rows = await getDb().$queryRaw<{ day: string; amount: string; hold: string }[]>`
+    SELECT day, sum(amount)::text AS amount, sum(hold)::text AS hold FROM (
+      SELECT to_char(bucket AT TIME ZONE ${range.tz}, 'YYYY-MM-DD') AS day, amount, "holdDelta" AS hold
+      FROM "LedgerBucket"
+      WHERE bucket >= ${iso(range.from)}::timestamptz AND bucket < ${iso(range.to)}::timestamptz
+      UNION ALL
+      SELECT to_char("windowTo" AT TIME ZONE ${range.tz}, 'YYYY-MM-DD'), amount, 0 FROM "OutsideMovement"
+      WHERE "windowTo" >= ${iso(range.from)}::timestamptz AND "windowTo" < ${iso(range.to)}::timestamptz
+    ) m GROUP BY day ORDER BY day`;
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  let available = opening.available;
+  let holds = opening.holds;
+  let started = !available.isZero() || !holds.isZero();
+  const out: DailyClosing[] = [];
+  const last = formatInZone(new Date(range.to.getTime() - 1), range.tz).slice(0, 10);
+  for (let day = formatInZone(range.from, range.tz).slice(0, 10); day <= last; day = nextDay(day)) {
+    const row = byDay.get(day);
+    if (row) {
+      available = available.plus(row.amount);
+      holds = holds.plus(row.hold);
+      started = true;
+    }
+    // Every day from the first one with a balance: a day without postings closes where the last one did.
+    if (started) out.push({ day, available: available.toFixed(4), holds: holds.toFixed(4) });
+  }
+  return out;
+}
+
+/** When the first posting happened, or null with an empty ledger. */
+export async function firstPostingAt(): Promise<Date | null> {
+  const rows = await getDb().$queryRaw<
+    { at: Date | null }[]
+  >`SELECT min(bucket) AS at FROM "LedgerBucket" WHERE postings > 0`;
+  return rows[0]?.at ?? null;
+}

@@ -1,0 +1,49 @@
+"use server";
+import { z } from "zod";
+import { actorFor } from "@/lib/audit/actor";
+import { authorizedAction } from "@/lib/auth/action";
+import { issueStatement } from "@/lib/ledger/issue";
+import { annotateMovement } from "@/lib/statements/annotate";
+import { periodQuerySchema, resolvePeriod } from "@/lib/statements/periods";
+import { optionalTextField } from "@/lib/validation/fields";
+
+const issueInput = periodQuerySchema.strict();
+
+const annotateInput = z
+  .object({
+    id: z.uuid({ error: "Not a movement id." }).transform((s) => s.toLowerCase()),
+    kind: z.enum(["topUp", "withdrawal", "adjustment"], {
+      error: "Choose top-up, withdrawal or adjustment.",
+    }),
+    reference: optionalTextField("reference", 200),
+    note: optionalTextField("note", 2000, { multiline: true }),
+  })
+  .strict();
+
+const issue = authorizedAction("statements.issue", issueInput, async (input, user) => {
+  const resolved = resolvePeriod(input);
+  if (!resolved.ok) {
+    return { ok: false as const, code: "invalid" as const, message: resolved.message, fieldErrors: {} };
+  }
+  const issued = await issueStatement(resolved.period, await actorFor(user));
+  return { ok: true as const, ...issued };
+});
+
+const annotate = authorizedAction("balance.annotate", annotateInput, async (input, user) =>
+  annotateMovement(await actorFor(user), {
+    id: input.id,
+    kind: input.kind,
+    reference: input.reference ?? null,
+    note: input.note ?? null,
+  }),
+);
+
+/** Freezes the statement of a period (statements.issue); audited. */
+export async function issueStatementAction(input: unknown) {
+  return issue(input);
+}
+
+/** Annotates a movement outside operations (balance.annotate); audited. */
+export async function annotateMovementAction(input: unknown) {
+  return annotate(input);
+}

@@ -1,0 +1,38 @@
+import "server-only";
+import { audit, type Actor } from "@/lib/audit/log";
+import { getDb } from "@/lib/db";
+import type { OutsideMovementKind } from "@/lib/generated/prisma/enums";
+
+export type AnnotateResult = { ok: true; id: string } | { ok: false; code: "not_found"; message: string };
+
+/** Says what a movement outside operations was (top-up, withdrawal, adjustment); audited before/after. */
+export async function annotateMovement(
+  actor: Actor,
+  input: { id: string; kind: OutsideMovementKind; reference: string | null; note: string | null },
+): Promise<AnnotateResult> {
+  return getDb().$transaction(async (tx) => {
+    const before = await tx.outsideMovement.findUnique({
+      where: { id: input.id },
+      select: { kind: true, reference: true, note: true },
+    });
+    if (!before) return { ok: false, code: "not_found", message: "No such movement." };
+    await tx.outsideMovement.update({
+      where: { id: input.id },
+      data: {
+        kind: input.kind,
+        reference: input.reference,
+        note: input.note,
+        annotatedById: actor.userId,
+        annotatedAt: new Date(),
+      },
+    });
+    await audit(tx, actor, {
+      action: "balance.annotateMovement",
+      targetType: "outsideMovement",
+      targetId: input.id,
+      before,
+      after: { kind: input.kind, reference: input.reference, note: input.note },
+    });
+    return { ok: true, id: input.id };
+  });
+}

@@ -1,0 +1,102 @@
+import type { Writable } from "node:stream";
+import { csvCell, csvLine } from "@/lib/operations/csv";
+import { statementLabels as L } from "@/lib/statements/labels";
+import type { StatementDocument } from "@/lib/statements/document";
+import { Decimal } from "@/lib/money/decimal";
+
+function write(out: Writable, text: string): Promise<void> {
+  if (out.destroyed) return Promise.reject(new Error("the download was closed"));
+  if (out.write(text)) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    const closed = () => reject(new Error("the download was closed"));
+    out.once("close", closed);
+    out.once("drain", () => {
+      out.off("close", closed);
+      resolve();
+    });
+  });
+}
+
+/** CSV: the summary as label/value lines, a blank line, then every posting and a totals line. */
+export async function writeStatementCsv(doc: StatementDocument, out: Writable): Promise<void> {
+  const s = doc.summary;
+  const t = (v: string) => csvCell(v, { text: true });
+  const summary: [string, string][] = [
+    [L.title, doc.merchant],
+    [L.period, `${s.period.from} — ${s.period.to}`],
+    [L.timeZone, s.period.tz],
+    [L.currency, s.currency ?? ""],
+    [L.generatedAt, doc.generatedAt],
+    [L.generatedBy, doc.generatedBy],
+    [L.opening, s.opening.available],
+    [L.credits, s.totals.credits],
+    [L.debits, s.totals.debits],
+    [L.commissions, s.totals.commissions],
+    [L.holds, s.totals.holds],
+    [L.outside, s.totals.outside],
+    [L.closing, s.closing.available],
+    [L.holdsAtEnd, s.closing.holds],
+    [
+      L.check,
+      `${s.check.openingPlusMovements} = ${s.check.closing}: ${s.check.ok ? L.checkOk : L.checkFailed}`,
+    ],
+  ];
+  await write(out, "\uFEFF");
+  for (const [label, value] of summary) await write(out, csvLine([t(label), t(value)]));
+  await write(out, "\r\n");
+  const c = L.columns;
+  await write(
+    out,
+    csvLine(
+      [
+        c.at,
+        c.kind,
+        c.amount,
+        c.hold,
+        c.balance,
+        c.operationId,
+        c.idTransactionMerchant,
+        c.type,
+        c.status,
+        c.method,
+        c.amountPayment,
+        c.currencyPayment,
+        c.rate,
+        c.counterparty,
+        c.bank,
+        c.reference,
+        c.note,
+      ].map(t),
+    ),
+  );
+  let amount = new Decimal(0);
+  let hold = new Decimal(0);
+  for await (const chunk of doc.lines()) {
+    let text = "";
+    for (const r of chunk) {
+      amount = amount.plus(r.amount);
+      hold = hold.plus(r.holdDelta);
+      text += csvLine([
+        r.at,
+        t(L.kinds[r.kind]),
+        r.amount,
+        new Decimal(r.holdDelta).toFixed(4),
+        r.balance,
+        r.key,
+        t(r.idTransactionMerchant ?? ""),
+        r.typeOperation ?? "",
+        r.status ?? "",
+        t(r.paymentMethod ?? ""),
+        r.amountPayment ?? "",
+        r.currencyPayment ?? "",
+        r.exchangeRate ?? "",
+        t(r.counterparty ?? ""),
+        t(r.bankName ?? ""),
+        t(r.reference ?? (r.movementKind ? (L.movementKinds[r.movementKind] ?? "") : "")),
+        t(r.note ?? ""),
+      ]);
+    }
+    await write(out, text);
+  }
+  await write(out, csvLine([t(L.totals), "", amount.toFixed(4), hold.toFixed(4), s.closing.available]));
+}

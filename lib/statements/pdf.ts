@@ -1,0 +1,185 @@
+import path from "node:path";
+import type { Writable } from "node:stream";
+import PDFDocument from "pdfkit";
+import type { StatementPosting } from "@/lib/ledger/postings";
+import type { StatementDocument } from "@/lib/statements/document";
+import { statementLabels as L } from "@/lib/statements/labels";
+
+// DejaVu Sans covers Cyrillic (recipient and bank names); shipped by the dejavu-fonts-ttf package.
+const FONT_DIR = path.join(process.cwd(), "node_modules", "dejavu-fonts-ttf", "ttf");
+const FONT = path.join(FONT_DIR, "DejaVuSans.ttf");
+const FONT_BOLD = path.join(FONT_DIR, "DejaVuSans-Bold.ttf");
+
+const MARGIN = 36;
+type Column = { key: string; title: string; width: number; align?: "right" };
+
+const c = L.columns;
+const columns: Column[] = [
+  { key: "at", title: c.at, width: 92 },
+  { key: "kind", title: c.kind, width: 96 },
+  { key: "amount", title: c.amount, width: 62, align: "right" },
+  { key: "balance", title: c.balance, width: 66, align: "right" },
+  { key: "key", title: c.operationId, width: 128 },
+  { key: "idTransactionMerchant", title: c.idTransactionMerchant, width: 80 },
+  { key: "paymentMethod", title: c.method, width: 48 },
+  { key: "amountPayment", title: c.amountPayment, width: 70, align: "right" },
+  { key: "exchangeRate", title: c.rate, width: 40, align: "right" },
+  { key: "counterparty", title: c.counterparty, width: 88 },
+];
+
+function cells(r: StatementPosting): Record<string, string> {
+  return {
+    at: r.at.replace("T", " ").replace("Z", ""),
+    kind: L.kinds[r.kind],
+    amount: r.amount,
+    balance: r.balance,
+    key: r.key,
+    idTransactionMerchant: r.idTransactionMerchant ?? "",
+    paymentMethod: r.paymentMethod ?? "",
+    amountPayment: r.amountPayment ? `${r.amountPayment} ${r.currencyPayment ?? ""}` : "",
+    exchangeRate: r.exchangeRate ?? "",
+    counterparty: [r.counterparty, r.bankName, r.reference, r.note].filter(Boolean).join(" · "),
+  };
+}
+
+/**
+ * PDF (A4 landscape): a header with merchant, period, zone, who and when, the summary with its check
+ * line, per-day figures and every posting; the running header and "page n of m" on every page.
+ */
+export async function writeStatementPdf(doc: StatementDocument, out: Writable): Promise<void> {
+  const s = doc.summary;
+  const pdf = new PDFDocument({
+    size: "A4",
+    layout: "landscape",
+    margins: { top: MARGIN + 14, bottom: MARGIN + 10, left: MARGIN, right: MARGIN },
+    bufferPages: true,
+    info: {
+      Title: `${L.title} ${s.period.from} — ${s.period.to}`,
+      Author: "Paydesk",
+      CreationDate: new Date(doc.generatedAt),
+    },
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    out.on("finish", resolve);
+    out.on("error", reject);
+    pdf.on("error", reject);
+  });
+  pdf.pipe(out);
+  pdf.registerFont("body", FONT);
+  pdf.registerFont("bold", FONT_BOLD);
+  const width = pdf.page.width - 2 * MARGIN;
+  const bottom = () => pdf.page.height - MARGIN - 10;
+
+  pdf.font("bold").fontSize(14).text(L.title);
+  pdf.font("body").fontSize(9);
+  const meta: [string, string][] = [
+    [L.merchant, doc.merchant],
+    [L.period, `${s.period.from} — ${s.period.to}`],
+    [L.timeZone, s.period.tz],
+    [L.currency, s.currency ?? L.none],
+    [L.generatedAt, doc.generatedAt],
+    [L.generatedBy, doc.generatedBy],
+    [
+      L.basis,
+      s.freshness.covered
+        ? L.basisCovered(s.freshness.lastCompleteReconciliationAt ?? "")
+        : L.basisNotCovered(s.freshness.lastCompleteReconciliationAt),
+    ],
+  ];
+  if (doc.issued)
+    meta.push(
+      [L.issuedAt, doc.issued.at],
+      [L.issuedBy, doc.issued.by],
+      [L.contentHash, doc.issued.contentHash],
+    );
+  for (const [k, v] of meta) pdf.text(`${k}: ${v}`);
+  pdf.moveDown(0.5);
+
+  pdf.font("bold").fontSize(11).text(L.summary);
+  pdf.font("body").fontSize(9);
+  const figures: [string, string][] = [
+    [L.opening, s.opening.available],
+    [L.credits, s.totals.credits],
+    [L.debits, s.totals.debits],
+    [L.commissions, s.totals.commissions],
+    [L.holds, s.totals.holds],
+    [L.outside, s.totals.outside],
+    [L.closing, s.closing.available],
+    [L.holdsAtEnd, s.closing.holds],
+  ];
+  for (const [k, v] of figures) {
+    const y = pdf.y;
+    pdf.text(k, MARGIN, y, { width: 260 });
+    pdf.text(`${v} ${s.currency ?? ""}`, MARGIN + 260, y, { width: 140, align: "right" });
+  }
+  pdf
+    .font("bold")
+    .text(
+      `${L.check}: ${s.opening.available} + ${s.totals.movements} = ${s.check.openingPlusMovements}; ${L.closing} ${s.check.closing} — ${s.check.ok ? L.checkOk : L.checkFailed}`,
+      MARGIN,
+      pdf.y + 4,
+      { width },
+    );
+  pdf.font("body").moveDown(0.5);
+
+  pdf.font("bold").fontSize(11).text(L.days, MARGIN);
+  pdf.font("body").fontSize(8);
+  const dayCols = [c.day, L.credits, L.debits, L.commissions, L.holds, L.outside, c.closing];
+  const dayWidth = width / dayCols.length;
+  const dayRow = (values: string[], bold = false) => {
+    if (pdf.y + 12 > bottom()) pdf.addPage();
+    const y = pdf.y;
+    pdf.font(bold ? "bold" : "body");
+    values.forEach((v, i) =>
+      pdf.text(v, MARGIN + i * dayWidth, y, {
+        width: dayWidth - 4,
+        align: i === 0 ? "left" : "right",
+        lineBreak: false,
+      }),
+    );
+    pdf.y = y + 11;
+  };
+  dayRow(dayCols, true);
+  for (const d of s.days) dayRow([d.day, d.credits, d.debits, d.commissions, d.holds, d.outside, d.closing]);
+  pdf.moveDown(0.5);
+
+  pdf.addPage();
+  pdf.font("bold").fontSize(11).text(L.postings, MARGIN);
+  pdf.fontSize(6.5);
+  const row = (values: Record<string, string>, bold = false) => {
+    const heights = columns.map((col) => pdf.heightOfString(values[col.key] ?? "", { width: col.width - 3 }));
+    const h = Math.max(9, ...heights) + 2;
+    if (pdf.y + h > bottom()) {
+      pdf.addPage();
+      if (!bold) row(Object.fromEntries(columns.map((col) => [col.key, col.title])), true);
+    }
+    const y = pdf.y;
+    let x = MARGIN;
+    pdf.font(bold ? "bold" : "body");
+    for (const col of columns) {
+      pdf.text(values[col.key] ?? "", x, y, { width: col.width - 3, align: col.align ?? "left" });
+      x += col.width;
+    }
+    pdf.y = y + h;
+  };
+  row(Object.fromEntries(columns.map((col) => [col.key, col.title])), true);
+  for await (const chunk of doc.lines()) for (const r of chunk) row(cells(r));
+
+  const range = pdf.bufferedPageRange();
+  for (let i = 0; i < range.count; i++) {
+    pdf.switchToPage(range.start + i);
+    // Header and footer sit in the margins: without this pdfkit would start a new page for them.
+    pdf.page.margins.bottom = 0;
+    pdf.font("body").fontSize(7);
+    const header = `${L.title} · ${doc.merchant} · ${s.period.from} — ${s.period.to} · ${s.period.tz}`;
+    pdf.text(header, MARGIN, MARGIN - 6, { width, lineBreak: false, height: 10 });
+    pdf.text(L.page(i + 1, range.count), MARGIN, pdf.page.height - MARGIN, {
+      width,
+      align: "right",
+      lineBreak: false,
+      height: 10,
+    });
+  }
+  pdf.end();
+  await done;
+}
