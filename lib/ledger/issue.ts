@@ -56,7 +56,7 @@ export async function issueStatement(
         content: gzipSync(json),
         contentHash,
         automatic: options.automatic ?? false,
-        issuedById: actor.userId,
+        issuedById: actor.id,
         issuedByEmail: actor.email,
       },
       select: { id: true },

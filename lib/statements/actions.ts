@@ -1,6 +1,5 @@
 "use server";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
 import { authorizedAction } from "@/lib/auth/action";
 import { issueStatement } from "@/lib/ledger/issue";
 import { annotateMovement } from "@/lib/statements/annotate";
@@ -20,30 +19,29 @@ const annotateInput = z
   })
   .strict();
 
-const issue = authorizedAction("statements.issue", issueInput, async (input, user) => {
-  const resolved = resolvePeriod(input);
-  if (!resolved.ok) {
-    return { ok: false as const, code: "invalid" as const, message: resolved.message, fieldErrors: {} };
-  }
-  const issued = await issueStatement(resolved.period, await actorFor(user));
-  return { ok: true as const, ...issued };
-});
-
-const annotate = authorizedAction("balance.annotate", annotateInput, async (input, user) =>
-  annotateMovement(await actorFor(user), {
-    id: input.id,
-    kind: input.kind,
-    reference: input.reference ?? null,
-    note: input.note ?? null,
-  }),
+/** Freezes the statement of a period (statements.issue); audited. */
+export const issueStatementAction = authorizedAction(
+  "statements.issue",
+  issueInput,
+  async (input, { actor }) => {
+    const resolved = resolvePeriod(input);
+    if (!resolved.ok) {
+      return { ok: false as const, code: "invalid" as const, message: resolved.message, fieldErrors: {} };
+    }
+    const issued = await issueStatement(resolved.period, actor);
+    return { ok: true as const, ...issued };
+  },
 );
 
-/** Freezes the statement of a period (statements.issue); audited. */
-export async function issueStatementAction(input: unknown) {
-  return issue(input);
-}
-
 /** Annotates a movement outside operations (balance.annotate); audited. */
-export async function annotateMovementAction(input: unknown) {
-  return annotate(input);
-}
+export const annotateMovementAction = authorizedAction(
+  "balance.annotate",
+  annotateInput,
+  async (input, { actor }) =>
+    annotateMovement(actor, {
+      id: input.id,
+      kind: input.kind,
+      reference: input.reference ?? null,
+      note: input.note ?? null,
+    }),
+);

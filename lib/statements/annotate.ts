@@ -22,7 +22,7 @@ export async function annotateMovement(
         kind: input.kind,
         reference: input.reference,
         note: input.note,
-        annotatedById: actor.userId,
+        annotatedById: actor.id,
         annotatedAt: new Date(),
       },
     });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   await insertOperations([{ id: operationId, dateAdded: new Date("2004-02-02T00:00:00Z") }]);
   const { issueStatement } = await import("@/lib/ledger/issue");
   const period = { from: new Date("2004-02-01T00:00:00Z"), to: new Date("2004-02-02T00:00:00Z"), tz: "UTC" };
-  issuedStatementId = (await issueStatement(period, { userId: null, email: "test" })).id;
+  issuedStatementId = (await issueStatement(period, { id: null, email: "test" })).id;
 });
 
 function signInAs(role: Role | null) {

@@ -127,7 +127,7 @@ describe("statement exports", () => {
 describe("issued statements", () => {
   it("downloading again gives the same bytes; a late final status supersedes it with the change listed", async () => {
     const staff = await createStaff("finance");
-    const { id, contentHash } = await issueStatement(period, { userId: staff.id, email: staff.email });
+    const { id, contentHash } = await issueStatement(period, { id: staff.id, email: staff.email });
     expect(contentHash).toMatch(/^[0-9a-f]{64}$/);
     const first = await issuedFile(id, "pdf", renderers.pdf);
     const again = await issuedFile(id, "pdf", renderers.pdf);

@@ -7,7 +7,7 @@ import { liveStatement } from "@/lib/statements/live";
 import { resolvePeriod } from "@/lib/statements/periods";
 
 /** A statement of any period as CSV, XLSX or PDF, streamed from the ledger as it is now. */
-export const GET = withPermission("statements.read", async (request, user) => {
+export const GET = withPermission("statements.read", async (request, { user, actor }) => {
   const parsed = exportQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) {
     return Response.json(
@@ -19,20 +19,16 @@ export const GET = withPermission("statements.read", async (request, user) => {
   if (!resolved.ok)
     return Response.json({ ok: false, code: "invalid", message: resolved.message }, { status: 400 });
   await getDb().$transaction((tx) =>
-    audit(
-      tx,
-      { userId: user.id, email: user.email },
-      {
-        action: "statements.export",
-        targetType: "statement",
-        after: {
-          from: resolved.period.from.toISOString(),
-          to: resolved.period.to.toISOString(),
-          tz: resolved.period.tz,
-          format: parsed.data.format,
-        },
+    audit(tx, actor, {
+      action: "statements.export",
+      targetType: "statement",
+      after: {
+        from: resolved.period.from.toISOString(),
+        to: resolved.period.to.toISOString(),
+        tz: resolved.period.tz,
+        format: parsed.data.format,
       },
-    ),
+    }),
   );
   const doc = await liveStatement(resolved.period, user.email);
   return statementResponse(doc, parsed.data.format, `statement-${resolved.label}`);
