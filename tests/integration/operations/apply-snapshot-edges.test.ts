@@ -59,34 +59,36 @@ describe("the rank of each status (used only when dateUpdated is equal)", () => 
 });
 
 describe("judgeSnapshot edges", () => {
-  const j = (from: OperationStatus, fromAt: Date | null, to: OperationStatus, toAt: Date | null) =>
-    judgeSnapshot({ status: from, dateUpdated: fromAt }, { status: to, dateUpdated: toAt });
+  // times are "mm:ss.mmm" past 08:00 on one day, or "-" for a snapshot without dateUpdated
+  const time = (text: string) => (text === "-" ? null : new Date(`2027-05-04T08:${text}Z`));
+  const j = (from: OperationStatus, fromAt: string, to: OperationStatus, toAt: string) =>
+    judgeSnapshot({ status: from, dateUpdated: time(fromAt) }, { status: to, dateUpdated: time(toAt) });
 
   it.each([
     // without dateUpdated on either side
-    ["created", null, "in_progress", t(1), "updated"],
-    ["in_progress", t(1), "success", null, "stale"],
-    ["created", null, "created", null, "unchanged"],
-    ["created", null, "in_progress", null, "updated"],
-    ["in_progress", null, "created", null, "stale"],
+    ["created", "-", "in_progress", "01:00.000", "updated"],
+    ["in_progress", "01:00.000", "success", "-", "stale"],
+    ["created", "-", "created", "-", "unchanged"],
+    ["created", "-", "in_progress", "-", "updated"],
+    ["in_progress", "-", "created", "-", "stale"],
     // equal dateUpdated, same rank: the mirror keeps what it has
-    ["booking", t(2), "pending_retry", t(2), "stale"],
-    ["pending_retry", t(2), "booking", t(2), "stale"],
+    ["booking", "02:00.000", "pending_retry", "02:00.000", "stale"],
+    ["pending_retry", "02:00.000", "booking", "02:00.000", "stale"],
     // equal dateUpdated, one rank apart
-    ["precreated", t(2), "created", t(2), "updated"],
-    ["in_progress", t(2), "pending_retry", t(2), "stale"],
-    ["pending_retry", t(2), "in_progress", t(2), "updated"],
+    ["precreated", "02:00.000", "created", "02:00.000", "updated"],
+    ["in_progress", "02:00.000", "pending_retry", "02:00.000", "stale"],
+    ["pending_retry", "02:00.000", "in_progress", "02:00.000", "updated"],
     // a final status never moves: checked before time, so an older snapshot is a conflict, not stale
-    ["success", t(5), "in_progress", t(1), "conflict"],
-    ["failed", t(5), "success", t(5), "conflict"],
-    ["failed", null, "created", null, "conflict"],
+    ["success", "05:00.000", "in_progress", "01:00.000", "conflict"],
+    ["failed", "05:00.000", "success", "05:00.000", "conflict"],
+    ["failed", "-", "created", "-", "conflict"],
     // the same final status again, newer: updated (amounts may have been completed)
-    ["success", t(1), "success", t(2), "updated"],
-    ["success", t(2), "success", t(2), "unchanged"],
+    ["success", "01:00.000", "success", "02:00.000", "updated"],
+    ["success", "02:00.000", "success", "02:00.000", "unchanged"],
     // one millisecond decides
-    ["created", new Date(t(3).getTime() + 1), "in_progress", t(3), "stale"],
-    ["in_progress", t(3), "created", new Date(t(3).getTime() + 1), "updated"],
-  ] as const)("%s@%s then %s@%s -> %s", (from, fromAt, to, toAt, outcome) => {
+    ["created", "03:00.001", "in_progress", "03:00.000", "stale"],
+    ["in_progress", "03:00.000", "created", "03:00.001", "updated"],
+  ] as const)("%s at %s, then %s at %s -> %s", (from, fromAt, to, toAt, outcome) => {
     expect(j(from, fromAt, to, toAt)).toBe(outcome);
   });
 });

@@ -27,6 +27,7 @@ let maker: PayoutActor;
 let otherMaker: PayoutActor;
 let approver: PayoutActor;
 let admin: PayoutActor;
+let support: PayoutActor;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seedDemoHistory: false });
@@ -37,6 +38,7 @@ beforeAll(async () => {
   otherMaker = await payoutActor("finance");
   approver = await payoutActor("approver");
   admin = await payoutActor("admin");
+  support = await payoutActor("support");
 });
 afterAll(() => sandbox.stop());
 afterEach(() => vi.restoreAllMocks());
@@ -238,9 +240,13 @@ describe("cancellation refused", () => {
     });
   });
 
-  it("neither the maker nor an admin (another finance user)", async () => {
+  it.each([
+    ["another finance user", () => otherMaker],
+    ["an approver", () => approver],
+    ["support", () => support],
+  ])("neither the maker nor an admin: %s", async (_name, who) => {
     const req = await create(payoutForm());
-    expect(await cancelPayout(req.id, otherMaker)).toEqual({
+    expect(await cancelPayout(req.id, who())).toEqual({
       ok: false,
       code: "not_allowed",
       message: "Only the maker or an admin can cancel this pay-out.",

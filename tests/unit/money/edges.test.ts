@@ -41,6 +41,8 @@ describe("decimal helpers at the edges", () => {
     [NINETEEN, true],
     [`${NINETEEN}.9999`, true],
     ["-", false],
+    ["1.", false],
+    [".5", false],
     ["-.5", false],
     ["1..2", false],
     ["１", false], // a full-width digit
@@ -181,6 +183,7 @@ describe("formatMoney at the edges", () => {
 
   test("a minimum above the maximum wins; a maximum of 0 rounds to whole units", () => {
     expect(formatMoney("1.5", "", { minimumFractionDigits: 3, maximumFractionDigits: 1 })).toBe("1.500");
+    expect(formatMoney("1.25", "", { minimumFractionDigits: 2, maximumFractionDigits: 1 })).toBe("1.25");
     expect(formatMoney("2.5", "", { minimumFractionDigits: 0, maximumFractionDigits: 0 })).toBe("3");
     expect(formatMoney("1.25", "", { maximumFractionDigits: 6 })).toBe("1.25");
     expect(formatMoney("1.1234567", "", { maximumFractionDigits: 6 })).toBe("1.123457");
