@@ -206,7 +206,7 @@ describe("tariff evidence: a refused method is left out for 7 days, or until a l
 
 describe("the duplicate guard's status filter", () => {
   const blocking = async (recipientNumber: string, amount = "100", excludeId?: string) =>
-    findDuplicates(db(), recipientNumber, amount, excludeId);
+    db().$transaction((tx) => findDuplicates(tx, recipientNumber, amount, excludeId));
 
   it.each([
     ["awaiting_approval", true],

@@ -188,7 +188,10 @@ describe("role-dependent parts of screens", () => {
   const found = Object.fromEntries(
     ["app", "lib", "components"]
       .flatMap((dir) => walk(dir, (f) => /\.tsx?$/.test(f) && !f.startsWith("lib/auth/")))
-      .map((f) => [f, [...read(f).matchAll(/\bcan\(\s*\w+\.role,\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!)])
+      .map((f): [string, string[]] => [
+        f,
+        [...read(f).matchAll(/\bcan\(\s*\w+\.role,\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!),
+      ])
       .filter(([, perms]) => perms.length > 0),
   );
 

@@ -87,7 +87,7 @@ describe("balance sufficiency", () => {
 });
 
 describe("the duplicate guard's message", () => {
-  const request = (status: Duplicate & { kind: "request" }["status"]): Duplicate => ({
+  const request = (status: Extract<Duplicate, { kind: "request" }>["status"]): Duplicate => ({
     kind: "request",
     payoutRequestId: "r",
     status,
