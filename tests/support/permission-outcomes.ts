@@ -37,3 +37,12 @@ export async function pageOutcome(
     throw error;
   }
 }
+
+/** Every role, written out (not imported from the matrix under test). */
+export const ALL_ROLES = ["admin", "finance", "approver", "support"] as const;
+export type TestRole = (typeof ALL_ROLES)[number];
+
+/** [role, expected outcome] for each role, from a hand-written list of the roles let through. */
+export function expectedOutcomes(allowed: readonly TestRole[]): Array<[TestRole, Outcome]> {
+  return ALL_ROLES.map((role) => [role, allowed.includes(role) ? "allowed" : "forbidden"]);
+}

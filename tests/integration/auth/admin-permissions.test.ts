@@ -4,10 +4,17 @@
 // would otherwise do something: the permission is checked before the input.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { can, roles, type Permission, type Role } from "@/lib/auth/permissions";
+import { roles, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { createStaff } from "../../support/mirror";
-import { actionOutcome, pageOutcome, routeOutcome, type Outcome } from "../../support/permission-outcomes";
+import {
+  actionOutcome,
+  expectedOutcomes,
+  pageOutcome,
+  routeOutcome,
+  type Outcome,
+  type TestRole,
+} from "../../support/permission-outcomes";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
@@ -47,20 +54,21 @@ const reconcileActions = () => import("@/lib/reconcile/actions");
 const payinActions = () => import("@/lib/payins/actions");
 const statementActions = () => import("@/lib/statements/actions");
 
-const checks: Array<{ name: string; permission: Permission; run: () => Promise<Outcome> }> = [
+// `allowed`: the roles let through, written out by hand (never computed from the matrix under test).
+const checks: Array<{ name: string; allowed: readonly TestRole[]; run: () => Promise<Outcome> }> = [
   {
     name: "action saveSettingAction",
-    permission: "settings.manage",
+    allowed: ["admin"],
     run: action(settingsActions, (m) => m.saveSettingAction, { key: "stuckOperationMinutes", value: "x" }),
   },
   {
     name: "action testConnectionAction",
-    permission: "settings.manage",
+    allowed: ["admin"],
     run: action(settingsActions, (m) => m.testConnectionAction, undefined),
   },
   {
     name: "action reprocessWebhookAction",
-    permission: "webhooks.reprocess",
+    allowed: ["admin", "support"],
     run: action(
       () => import("@/lib/webhooks/actions"),
       (m) => m.reprocessWebhookAction,
@@ -79,47 +87,47 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "action decideDriftAction",
-    permission: "reconciliation.resolve",
+    allowed: ["admin", "finance"],
     run: action(reconcileActions, (m) => m.decideDriftAction, { id: "x" }),
   },
   {
     name: "action runReconciliationNowAction",
-    permission: "reconciliation.run",
+    allowed: ["admin", "finance"],
     run: action(reconcileActions, (m) => m.runReconciliationNowAction, { kind: "x" }),
   },
   {
     name: "action createUserAction",
-    permission: "users.manage",
+    allowed: ["admin"],
     run: action(userActions, (m) => m.createUserAction, { email: "" }),
   },
   {
     name: "action setUserRoleAction",
-    permission: "users.manage",
+    allowed: ["admin"],
     run: action(userActions, (m) => m.setUserRoleAction, { userId: "x" }),
   },
   {
     name: "action disableUserAction",
-    permission: "users.manage",
+    allowed: ["admin"],
     run: action(userActions, (m) => m.disableUserAction, { userId: "x" }),
   },
   {
     name: "action resetUserPasswordAction",
-    permission: "users.manage",
+    allowed: ["admin"],
     run: action(userActions, (m) => m.resetUserPasswordAction, { userId: "x" }),
   },
   {
     name: "action createPayInAction",
-    permission: "payins.create",
+    allowed: ["admin", "finance"],
     run: action(payinActions, (m) => m.createPayInAction, { amount: "1e3" }),
   },
   {
     name: "action createPaymentLinkAction",
-    permission: "payins.create",
+    allowed: ["admin", "finance"],
     run: action(payinActions, (m) => m.createPaymentLinkAction, { mode: "x" }),
   },
   {
     name: "GET /api/exports/audit",
-    permission: "audit.read",
+    allowed: ["admin"],
     run: async () => {
       const { GET } = await import("@/app/api/exports/audit/route");
       return routeOutcome(() => GET(new Request(`http://test/api/exports/audit?action=${randomUUID()}`)));
@@ -127,7 +135,7 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "page /settings",
-    permission: "settings.manage",
+    allowed: ["admin"],
     run: async () => {
       const { default: Page } = await import("@/app/(console)/settings/page");
       return pageOutcome(() => Page());
@@ -135,7 +143,7 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "page /webhooks",
-    permission: "webhooks.read",
+    allowed: ["admin", "support"],
     run: async () => {
       const { default: Page } = await import("@/app/(console)/webhooks/page");
       return pageOutcome(() => Page({ searchParams: Promise.resolve({ outcome: "malformed" }) }));
@@ -143,7 +151,7 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "page /webhooks/[id]",
-    permission: "webhooks.read",
+    allowed: ["admin", "support"],
     run: async () => {
       const { default: Page } = await import("@/app/(console)/webhooks/[id]/page");
       return pageOutcome(() => Page({ params: Promise.resolve({ id: deliveryId }) }), {
@@ -153,7 +161,7 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "page /reconciliation",
-    permission: "reconciliation.read",
+    allowed: ["admin", "finance"],
     run: async () => {
       const { default: Page } = await import("@/app/(console)/reconciliation/page");
       return pageOutcome(() => Page({ searchParams: noParams() }));
@@ -161,7 +169,7 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "page /payins",
-    permission: "payins.create",
+    allowed: ["admin", "finance"],
     run: async () => {
       const { default: Page } = await import("@/app/(console)/payins/page");
       return pageOutcome(() => Page());
@@ -169,7 +177,7 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "page /admin/users",
-    permission: "users.manage",
+    allowed: ["admin"],
     run: async () => {
       const { default: Page } = await import("@/app/(console)/admin/users/page");
       return pageOutcome(() => Page());
@@ -177,7 +185,7 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
   {
     name: "page /admin/audit",
-    permission: "audit.read",
+    allowed: ["admin"],
     run: async () => {
       const { default: Page } = await import("@/app/(console)/admin/audit/page");
       return pageOutcome(() => Page({ searchParams: Promise.resolve({ action: randomUUID() }) }));
@@ -185,10 +193,10 @@ const checks: Array<{ name: string; permission: Permission; run: () => Promise<O
   },
 ];
 
-describe.each(checks)("$name", ({ permission, run }) => {
-  it.each(roles)(`%s is allowed only with ${permission}`, async (role) => {
+describe.each(checks)("$name", ({ allowed, run }) => {
+  it.each(expectedOutcomes(allowed))("%s: %s", async (role, outcome) => {
     signInAs(role);
-    expect(await run()).toBe(can(role, permission) ? "allowed" : "forbidden");
+    expect(await run()).toBe(outcome);
   });
 
   it("refuses a visitor without a session", async () => {

@@ -1,0 +1,278 @@
+// Edges of the mirror's "never regress" rule, with API-sourced snapshots (read-back, reconciliation):
+// snapshots without dateUpdated, equal dateUpdated with statuses of the same rank, reads that lack the
+// payment method, updates that change no status, and the rank of every status written out.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import type { OperationStatus } from "@/lib/generated/prisma/enums";
+import { applySnapshot, judgeSnapshot } from "@/lib/operations/apply-snapshot";
+import { finalStatuses, isFinal, statusRank } from "@/lib/operations/status";
+import type { Operation } from "@/lib/platform/schemas";
+import { snapshot, type SnapshotInput } from "../../support/operations";
+
+const at = (minute: number) => `2027-05-04T08:${String(minute).padStart(2, "0")}:00.000Z`;
+const t = (minute: number) => new Date(at(minute));
+
+/** A snapshot as the platform sends it without dateUpdated (the field absent or null). */
+function withoutDateUpdated(input: SnapshotInput): Operation {
+  return { ...snapshot(input), dateUpdated: null, dateUpdatedText: null };
+}
+
+/** A pay-in read whose paymentDetailsData is null (reads of some deployments leave it out). */
+function withoutDetails(input: SnapshotInput): Operation {
+  return { ...snapshot(input), paymentDetailsData: null };
+}
+
+async function state(id: string) {
+  const db = getDb();
+  const op = await db.operation.findUniqueOrThrow({ where: { id } });
+  const history = await db.operationStatusChange.findMany({
+    where: { operationId: id },
+    orderBy: { id: "asc" },
+  });
+  return { op, history };
+}
+
+describe("the rank of each status (used only when dateUpdated is equal)", () => {
+  it("every status, written out", () => {
+    const all: OperationStatus[] = [
+      "precreated",
+      "created",
+      "booking",
+      "pending_retry",
+      "in_progress",
+      "success",
+      "failed",
+    ];
+    expect(Object.fromEntries(all.map((s) => [s, statusRank(s)]))).toEqual({
+      precreated: 0,
+      created: 1,
+      booking: 2,
+      pending_retry: 2,
+      in_progress: 3,
+      success: 4,
+      failed: 4,
+    });
+    expect([...finalStatuses]).toEqual(["success", "failed"]);
+    expect(all.filter(isFinal)).toEqual(["success", "failed"]);
+  });
+});
+
+describe("judgeSnapshot edges", () => {
+  // times are "mm:ss.mmm" past 08:00 on one day, or "-" for a snapshot without dateUpdated
+  const time = (text: string) => (text === "-" ? null : new Date(`2027-05-04T08:${text}Z`));
+  const j = (from: OperationStatus, fromAt: string, to: OperationStatus, toAt: string) =>
+    judgeSnapshot({ status: from, dateUpdated: time(fromAt) }, { status: to, dateUpdated: time(toAt) });
+
+  it.each([
+    // without dateUpdated on either side
+    ["created", "-", "in_progress", "01:00.000", "updated"],
+    ["in_progress", "01:00.000", "success", "-", "stale"],
+    ["created", "-", "created", "-", "unchanged"],
+    ["created", "-", "in_progress", "-", "updated"],
+    ["in_progress", "-", "created", "-", "stale"],
+    // equal dateUpdated, same rank: the mirror keeps what it has
+    ["booking", "02:00.000", "pending_retry", "02:00.000", "stale"],
+    ["pending_retry", "02:00.000", "booking", "02:00.000", "stale"],
+    // equal dateUpdated, one rank apart
+    ["precreated", "02:00.000", "created", "02:00.000", "updated"],
+    ["in_progress", "02:00.000", "pending_retry", "02:00.000", "stale"],
+    ["pending_retry", "02:00.000", "in_progress", "02:00.000", "updated"],
+    // a final status never moves: checked before time, so an older snapshot is a conflict, not stale
+    ["success", "05:00.000", "in_progress", "01:00.000", "conflict"],
+    ["failed", "05:00.000", "success", "05:00.000", "conflict"],
+    ["failed", "-", "created", "-", "conflict"],
+    // the same final status again, newer: updated (amounts may have been completed)
+    ["success", "01:00.000", "success", "02:00.000", "updated"],
+    ["success", "02:00.000", "success", "02:00.000", "unchanged"],
+    // one millisecond decides
+    ["created", "03:00.001", "in_progress", "03:00.000", "stale"],
+    ["in_progress", "03:00.000", "created", "03:00.001", "updated"],
+  ] as const)("%s at %s, then %s at %s -> %s", (from, fromAt, to, toAt, outcome) => {
+    expect(j(from, fromAt, to, toAt)).toBe(outcome);
+  });
+});
+
+describe("applySnapshot edges", () => {
+  it("a first snapshot without dateUpdated is stored with none, and its history row too", async () => {
+    const op = withoutDateUpdated({ status: "created" });
+    expect(await applySnapshot(op, "readBack", { sourceRef: "trace-a" })).toEqual({
+      outcome: "inserted",
+      previousStatus: null,
+      status: "created",
+    });
+    const { op: row, history } = await state(op.id);
+    expect(row.dateUpdated).toBeNull();
+    expect(history).toMatchObject([
+      {
+        fromStatus: null,
+        toStatus: "created",
+        source: "readBack",
+        sourceRef: "trace-a",
+        platformDateUpdated: null,
+      },
+    ]);
+  });
+
+  it("then a dated snapshot moves it forward, and an undated one after that is stale", async () => {
+    const id = randomUUID();
+    await applySnapshot(withoutDateUpdated({ id, status: "created" }), "reconciliation");
+    expect(
+      await applySnapshot(snapshot({ id, status: "in_progress", dateUpdated: at(4) }), "readBack"),
+    ).toEqual({
+      outcome: "updated",
+      previousStatus: "created",
+      status: "in_progress",
+    });
+    expect(await applySnapshot(withoutDateUpdated({ id, status: "success" }), "reconciliation")).toEqual({
+      outcome: "stale",
+      previousStatus: "in_progress",
+      status: "in_progress",
+    });
+    const { op, history } = await state(id);
+    expect(op).toMatchObject({ status: "in_progress", dateUpdated: t(4), lastSource: "readBack" });
+    expect(history.map((h) => `${h.fromStatus ?? "-"}>${h.toStatus}@${h.source}`)).toEqual([
+      "->created@reconciliation",
+      "created>in_progress@readBack",
+    ]);
+  });
+
+  it.each([
+    ["booking", "pending_retry"],
+    ["pending_retry", "booking"],
+  ] as const)(
+    "equal dateUpdated, %s then %s (same rank): stale, the mirror and its history untouched",
+    async (first, second) => {
+      const id = randomUUID();
+      await applySnapshot(snapshot({ id, status: first, dateUpdated: at(6), amount: "10" }), "readBack");
+      const before = await state(id);
+      expect(
+        await applySnapshot(
+          snapshot({ id, status: second, dateUpdated: at(6), amount: "11" }),
+          "reconciliation",
+        ),
+      ).toEqual({ outcome: "stale", previousStatus: first, status: first });
+      const after = await state(id);
+      expect(after.op).toEqual(before.op);
+      expect(after.history).toEqual(before.history);
+    },
+  );
+
+  it("a newer read without the payment method keeps the stored one (pay-out: method from our own request)", async () => {
+    const id = randomUUID();
+    const payOut = { id, typeOperation: "payOut" as const };
+    await applySnapshot(snapshot({ ...payOut, status: "created", dateUpdated: at(1) }), "creation", {
+      paymentMethod: "sbp",
+    });
+    expect((await state(id)).op.paymentMethod).toBe("sbp");
+    await applySnapshot(snapshot({ ...payOut, status: "in_progress", dateUpdated: at(2) }), "readBack");
+    await applySnapshot(snapshot({ ...payOut, status: "success", dateUpdated: at(3) }), "reconciliation");
+    expect((await state(id)).op).toMatchObject({ status: "success", paymentMethod: "sbp" });
+  });
+
+  it("a newer pay-in read without payment details keeps the stored method", async () => {
+    const id = randomUUID();
+    await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(1) }), "readBack");
+    expect((await state(id)).op.paymentMethod).toBe("toCard");
+    await applySnapshot(withoutDetails({ id, status: "in_progress", dateUpdated: at(2) }), "reconciliation");
+    expect((await state(id)).op).toMatchObject({ status: "in_progress", paymentMethod: "toCard" });
+  });
+
+  it("the method in the read wins over the one given by the caller, which wins over the stored one", async () => {
+    const id = randomUUID();
+    await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(1) }), "readBack", {
+      paymentMethod: "sbp",
+    });
+    expect((await state(id)).op.paymentMethod).toBe("toCard");
+    const payOutId = randomUUID();
+    const payOut = { id: payOutId, typeOperation: "payOut" as const };
+    await applySnapshot(snapshot({ ...payOut, dateUpdated: at(1) }), "readBack", { paymentMethod: "sbp" });
+    await applySnapshot(snapshot({ ...payOut, status: "in_progress", dateUpdated: at(2) }), "readBack", {
+      paymentMethod: "toCard",
+    });
+    expect((await state(payOutId)).op.paymentMethod).toBe("toCard");
+  });
+
+  it("a newer snapshot with the same status updates the row but writes no history row", async () => {
+    const id = randomUUID();
+    await applySnapshot(
+      snapshot({ id, status: "in_progress", dateUpdated: at(1), amount: "100" }),
+      "readBack",
+    );
+    const first = await state(id);
+    const result = await applySnapshot(
+      snapshot({ id, status: "in_progress", dateUpdated: at(2), amount: "100.5" }),
+      "reconciliation",
+    );
+    expect(result).toEqual({ outcome: "updated", previousStatus: "in_progress", status: "in_progress" });
+    const { op, history } = await state(id);
+    expect(op.amount.toFixed()).toBe("100.5");
+    expect(op.dateUpdated).toEqual(t(2));
+    expect(op.lastSource).toBe("reconciliation");
+    expect(op.mirroredAt.getTime()).toBeGreaterThanOrEqual(first.op.mirroredAt.getTime());
+    expect(history).toHaveLength(1);
+    expect(history).toEqual(first.history);
+  });
+
+  it("unchanged, stale and conflict leave the row exactly as it was (source, mirroredAt included)", async () => {
+    const id = randomUUID();
+    await applySnapshot(snapshot({ id, status: "success", dateUpdated: at(5) }), "readBack");
+    const before = await state(id);
+    for (const [s, minute] of [
+      ["success", 5],
+      ["success", 4],
+      ["failed", 9],
+    ] as const) {
+      await applySnapshot(
+        snapshot({ id, status: s, dateUpdated: at(minute), amount: "1" }),
+        "reconciliation",
+      );
+    }
+    const after = await state(id);
+    expect(after.op).toEqual(before.op);
+    expect(after.history).toEqual(before.history);
+  });
+
+  it("the history row carries the source, the reference and the platform's dateUpdated", async () => {
+    const id = randomUUID();
+    await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(1) }), "reconciliation");
+    await applySnapshot(snapshot({ id, status: "failed", dateUpdated: at(7) }), "readBack", {
+      sourceRef: "trace-z",
+    });
+    const { history } = await state(id);
+    expect(history[1]).toMatchObject({
+      operationId: id,
+      fromStatus: "created",
+      toStatus: "failed",
+      source: "readBack",
+      sourceRef: "trace-z",
+      platformDateUpdated: t(7),
+    });
+    expect(history[0]).toMatchObject({ sourceRef: null });
+  });
+
+  it("the stuck flag is cleared by a final status only", async () => {
+    const id = randomUUID();
+    const db = getDb();
+    await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(1) }), "readBack");
+    const flagged = new Date("2027-05-04T09:00:00.000Z");
+    await db.operation.update({ where: { id }, data: { stuckFlaggedAt: flagged } });
+    await applySnapshot(snapshot({ id, status: "in_progress", dateUpdated: at(2) }), "readBack");
+    expect((await state(id)).op.stuckFlaggedAt).toEqual(flagged);
+    await applySnapshot(snapshot({ id, status: "failed", dateUpdated: at(3) }), "readBack");
+    expect((await state(id)).op.stuckFlaggedAt).toBeNull();
+  });
+
+  it("inside the caller's transaction: rolled back with it", async () => {
+    const id = randomUUID();
+    await expect(
+      getDb().$transaction(async (tx) => {
+        await applySnapshot(snapshot({ id, status: "created" }), "readBack", { tx });
+        expect(await tx.operation.count({ where: { id } })).toBe(1);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await getDb().operation.count({ where: { id } })).toBe(0);
+    expect(await getDb().operationStatusChange.count({ where: { operationId: id } })).toBe(0);
+  });
+});

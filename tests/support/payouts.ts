@@ -1,0 +1,77 @@
+// Pay-out requests for tests: valid forms with a recipient of their own, staff actors, and the audit
+// trail of one request as plain objects.
+import { randomUUID } from "node:crypto";
+import { getDb } from "@/lib/db";
+import { luhnValid } from "@/lib/payouts/luhn";
+import type { PayoutActor } from "@/lib/payouts/requests";
+import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
+import { createStaff } from "./mirror";
+
+/** A fresh Luhn-valid card, so that tests never collide on recipient and amount. */
+export function freshCard(): string {
+  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
+  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
+  throw new Error("unreachable");
+}
+
+export function payoutForm(overrides: Partial<Record<keyof PayoutForm, string>> = {}): PayoutForm {
+  return payoutFormSchema.parse({
+    paymentMethod: "toCard",
+    bankName: "Сбербанк",
+    recipientNumber: freshCard(),
+    recipientName: "Ivan Petrov",
+    amount: "1500.25",
+    clientID: `client-${randomUUID()}`,
+    clientIP: "85.143.12.7",
+    clientDateCreated: "2023-04-17",
+    ...overrides,
+  });
+}
+
+export async function payoutActor(
+  role: "admin" | "finance" | "approver" | "support",
+  ip: string | null = null,
+): Promise<PayoutActor> {
+  const u = await createStaff(role);
+  return { id: u.id, email: u.email, role, ip };
+}
+
+export type AuditRow = {
+  action: string;
+  actorUserId: string | null;
+  actorEmail: string | null;
+  ip: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  before: unknown;
+  after: unknown;
+};
+
+/** Every audit entry about one pay-out request, oldest first. */
+export async function auditTrail(payoutRequestId: string): Promise<AuditRow[]> {
+  return getDb().auditLog.findMany({
+    where: { targetId: payoutRequestId },
+    orderBy: { id: "asc" },
+    select: {
+      action: true,
+      actorUserId: true,
+      actorEmail: true,
+      ip: true,
+      targetType: true,
+      targetId: true,
+      before: true,
+      after: true,
+    },
+  });
+}
+
+/** The audit columns that name who did it and to what. */
+export function by(actor: PayoutActor, payoutRequestId: string) {
+  return {
+    actorUserId: actor.id,
+    actorEmail: actor.email,
+    ip: actor.ip ?? null,
+    targetType: "payoutRequest",
+    targetId: payoutRequestId,
+  };
+}

@@ -1,0 +1,205 @@
+// Which permission each server action, route handler and console page checks, read from the source
+// files and compared with tables written out here. A changed permission on an action, a page that
+// stops checking, or a new action, route or page that nobody put in these tables fails a test naming it.
+// (The behaviour behind the wrappers, role by role, is walked in tests/integration/auth/*.)
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+
+function walk(dir: string, keep: (file: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== "generated" && entry.name !== "node_modules") out.push(...walk(rel, keep));
+    } else if (keep(rel)) out.push(rel);
+  }
+  return out.sort();
+}
+
+const PUBLIC = "public (no permission)";
+const SIGNED_IN = "any signed-in user";
+
+// ---- server actions ------------------------------------------------------------------------------
+
+const ACTIONS: Record<string, Record<string, string>> = {
+  "lib/auth/sign-in-action.ts": {
+    signInAction: PUBLIC,
+    ssoSignInAction: PUBLIC,
+    signOutAction: PUBLIC,
+  },
+  "lib/operations/actions.ts": {
+    refreshOperationAction: "operations.refresh",
+    revealRecipientNumberAction: "recipients.reveal",
+    saveViewAction: "operations.read",
+    deleteViewAction: "operations.read",
+  },
+  "lib/payins/actions.ts": {
+    createPayInAction: "payins.create",
+    createPaymentLinkAction: "payins.create",
+  },
+  "lib/payouts/actions.ts": {
+    reviewPayoutAction: "payouts.create",
+    createPayoutRequestAction: "payouts.create",
+    approvePayoutAction: "payouts.approve",
+    rejectPayoutAction: "payouts.approve",
+    cancelPayoutAction: "payouts.create",
+    submitPayoutAction: "payouts.create",
+  },
+  "lib/reconcile/actions.ts": {
+    decideDriftAction: "reconciliation.resolve",
+    runReconciliationNowAction: "reconciliation.run",
+  },
+  "lib/settings/actions.ts": {
+    saveSettingAction: "settings.manage",
+    testConnectionAction: "settings.manage",
+  },
+  "lib/users/actions.ts": {
+    createUserAction: "users.manage",
+    setUserRoleAction: "users.manage",
+    disableUserAction: "users.manage",
+    resetUserPasswordAction: "users.manage",
+  },
+  "lib/webhooks/actions.ts": {
+    reprocessWebhookAction: "webhooks.reprocess",
+  },
+};
+
+/** Exported action name -> the permission of the authorizedAction it returns (PUBLIC when none). */
+function actionsIn(source: string): Record<string, string> {
+  const wrapped = new Map(
+    [...source.matchAll(/const (\w+) = authorizedAction\(\s*"([^"]+)"/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  const out: Record<string, string> = {};
+  for (const m of source.matchAll(/export async function (\w+)\s*\(([^)]*)\)[^{]*\{([^}]*)\}/g)) {
+    const body = /^\s*return (\w+)\(input\);\s*$/.exec(m[3]!);
+    out[m[1]!] = body ? (wrapped.get(body[1]!) ?? `unwrapped ${body[1]}`) : PUBLIC;
+  }
+  return out;
+}
+
+describe("server actions", () => {
+  const files = ["lib", "app", "components"].flatMap((dir) =>
+    walk(dir, (f) => /\.tsx?$/.test(f) && /^\s*["']use server["']/m.test(read(f))),
+  );
+
+  test("the files of server actions are the ones in the table", () => {
+    expect(files).toEqual(Object.keys(ACTIONS).sort());
+  });
+
+  test.each(Object.entries(ACTIONS))("%s: each action checks its permission", (file, expected) => {
+    expect(actionsIn(read(file))).toEqual(expected);
+  });
+});
+
+// ---- route handlers ------------------------------------------------------------------------------
+
+const ROUTES: Record<string, Record<string, string>> = {
+  "app/api/auth/[...nextauth]/route.ts": { "GET, POST": "Auth.js handlers" },
+  "app/api/exports/audit/route.ts": { GET: "audit.read" },
+  "app/api/exports/operations/route.ts": { GET: "operations.export" },
+  "app/api/health/route.ts": { GET: PUBLIC },
+  "app/api/operations/route.ts": { GET: "operations.read" },
+};
+
+function handlersIn(source: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = withPermission\(\s*"([^"]+)"/g))
+    out[m[1]!] = m[2]!;
+  for (const m of source.matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g))
+    out[m[1]!] = PUBLIC;
+  for (const m of source.matchAll(/export const \{ ([^}]+) \} = handlers;/g))
+    out[m[1]!.trim()] = "Auth.js handlers";
+  for (const m of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (?!withPermission\()/g))
+    out[m[1]!] = "unwrapped";
+  return out;
+}
+
+describe("route handlers", () => {
+  test("the route files are the ones in the table", () => {
+    expect(walk("app", (f) => /\/route\.tsx?$/.test(f))).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  test.each(Object.entries(ROUTES))("%s: each method checks its permission", (file, expected) => {
+    expect(handlersIn(read(file))).toEqual(expected);
+  });
+});
+
+// ---- pages ---------------------------------------------------------------------------------------
+
+const PAGES: Record<string, string> = {
+  "app/(auth)/login/page.tsx": PUBLIC,
+  "app/(console)/admin/audit/page.tsx": "audit.read",
+  "app/(console)/admin/users/page.tsx": "users.manage",
+  "app/(console)/balance/page.tsx": "balance.read",
+  "app/(console)/operations/[id]/page.tsx": "operations.read",
+  "app/(console)/operations/page.tsx": "operations.read",
+  "app/(console)/page.tsx": SIGNED_IN,
+  "app/(console)/payins/page.tsx": "payins.create",
+  "app/(console)/payouts/[id]/page.tsx": "payouts.read",
+  "app/(console)/payouts/new/page.tsx": "payouts.create",
+  "app/(console)/payouts/page.tsx": "payouts.read",
+  "app/(console)/reconciliation/page.tsx": "reconciliation.read",
+  "app/(console)/settings/page.tsx": "settings.manage",
+  "app/(console)/trace/page.tsx": "trace.read",
+  "app/(console)/webhooks/[id]/page.tsx": "webhooks.read",
+  "app/(console)/webhooks/page.tsx": "webhooks.read",
+  "app/forbidden/page.tsx": PUBLIC,
+};
+
+function pageCheck(source: string): string {
+  const checks = [...source.matchAll(/requirePagePermission\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
+  if (checks.length > 1) return `several checks: ${checks.join(", ")}`;
+  if (checks.length === 1) return checks[0]!;
+  return /requireSignedIn\(\)/.test(source) ? SIGNED_IN : PUBLIC;
+}
+
+describe("console pages", () => {
+  test("the pages are the ones in the table", () => {
+    expect(walk("app", (f) => /\/page\.tsx?$/.test(f))).toEqual(Object.keys(PAGES).sort());
+  });
+
+  test.each(Object.entries(PAGES))("%s requires %s", (file, expected) => {
+    expect(pageCheck(read(file))).toBe(expected);
+  });
+
+  test("the console layout sends signed-out visitors to sign in", () => {
+    expect(read("app/(console)/layout.tsx")).toMatch(/await requireSignedIn\(\)/);
+  });
+});
+
+// ---- what a screen shows depending on the role (buttons, links, attention items) -----------------
+
+const SHOWN_IF: Record<string, string[]> = {
+  "app/(console)/operations/[id]/page.tsx": ["operations.refresh", "recipients.reveal"],
+  "app/(console)/operations/page.tsx": ["operations.export"],
+  "app/(console)/page.tsx": ["payouts.read", "operations.read", "webhooks.read", "reconciliation.read"],
+  "app/(console)/payouts/[id]/page.tsx": ["payouts.approve"],
+  "app/(console)/payouts/page.tsx": ["payouts.create"],
+  "app/(console)/reconciliation/page.tsx": ["reconciliation.resolve", "reconciliation.run"],
+  "app/(console)/webhooks/[id]/page.tsx": ["webhooks.reprocess"],
+  "lib/payouts/queries.ts": ["recipients.reveal", "payouts.approve", "payouts.create", "payouts.create"],
+};
+
+describe("role-dependent parts of screens", () => {
+  const found = Object.fromEntries(
+    ["app", "lib", "components"]
+      .flatMap((dir) => walk(dir, (f) => /\.tsx?$/.test(f) && !f.startsWith("lib/auth/")))
+      .map((f): [string, string[]] => [
+        f,
+        [...read(f).matchAll(/\bcan\(\s*\w+\.role,\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!),
+      ])
+      .filter(([, perms]) => perms.length > 0),
+  );
+
+  test("the files that ask can() are the ones in the table", () => {
+    expect(Object.keys(found).sort()).toEqual(Object.keys(SHOWN_IF).sort());
+  });
+
+  test.each(Object.entries(SHOWN_IF))("%s asks for %j", (file, expected) => {
+    expect(found[file]).toEqual(expected);
+  });
+});
