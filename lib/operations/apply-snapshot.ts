@@ -109,7 +109,8 @@ export function judgeSnapshot(current: MirrorState | null, incoming: IncomingSna
   if (
     fromApi(current.lastSource) &&
     statusRank(incoming.status) < statusRank(current.status) &&
-    orderingTime(incoming) < orderingTime(current)
+    // An earlier status with no later date (equal, or both undated) is a step back, not news.
+    orderingTime(incoming) <= orderingTime(current)
   ) {
     return result("stale");
   }

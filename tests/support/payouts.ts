@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db";
 import { luhnValid } from "@/lib/payouts/luhn";
-import type { PayoutActor } from "@/lib/payouts/requests";
+import type { StaffActor as PayoutActor } from "@/lib/audit/log";
 import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
 import { createStaff } from "./mirror";
 

@@ -31,7 +31,11 @@ async function redirectOf(run: () => Promise<unknown>): Promise<string> {
 }
 
 describe("authorizedAction", () => {
-  const handler = vi.fn(async (input: { n: number }, user: unknown) => ({ ok: true as const, input, user }));
+  const handler = vi.fn(async (input: { n: number }, { user }: { user: unknown }) => ({
+    ok: true as const,
+    input,
+    user,
+  }));
   const action = authorizedAction("payouts.create", z.object({ n: z.coerce.number().int() }), handler);
 
   it("signed out: unauthenticated, with the sign-in message; the handler does not run", async () => {
@@ -79,7 +83,9 @@ describe("authorizedAction", () => {
 });
 
 describe("withPermission", () => {
-  const handler = vi.fn(async (_request: Request, user: { id: string }) => Response.json({ user: user.id }));
+  const handler = vi.fn(async (_request: Request, { user }: { user: { id: string } }) =>
+    Response.json({ user: user.id }),
+  );
   const GET = withPermission("operations.export", handler);
 
   it("signed out: 401 with a typed JSON body", async () => {
@@ -115,7 +121,10 @@ describe("withPermission", () => {
     const response = await GET(request);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ user: finance.id });
-    expect(handler).toHaveBeenCalledWith(request, expect.objectContaining({ id: finance.id }));
+    expect(handler).toHaveBeenCalledWith(request, {
+      user: expect.objectContaining({ id: finance.id }),
+      actor: expect.objectContaining({ id: finance.id, email: finance.email, role: "finance" }),
+    });
   });
 });
 

@@ -4,8 +4,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
-import { applySnapshot, judgeSnapshot } from "@/lib/operations/apply-snapshot";
+import { applySnapshot, incomingSnapshot, judgeSnapshot } from "@/lib/operations/apply-snapshot";
+import { fieldsOfSnapshot, MIRRORED_FIELDS, type MirrorFields } from "@/lib/operations/mirror-fields";
+import type { MirrorState } from "@/lib/operations/mirror-state";
 import { finalStatuses, isFinal, statusRank } from "@/lib/operations/status";
 import type { Operation } from "@/lib/platform/schemas";
 import { snapshot, type SnapshotInput } from "../../support/operations";
@@ -61,19 +64,42 @@ describe("the rank of each status (used only when dateUpdated is equal)", () => 
 describe("judgeSnapshot edges", () => {
   // times are "mm:ss.mmm" past 08:00 on one day, or "-" for a snapshot without dateUpdated
   const time = (text: string) => (text === "-" ? null : new Date(`2027-05-04T08:${text}Z`));
+  // Both snapshots come from the platform's API (read-backs), the second one received after the first:
+  // what decides is then the status order and dateUpdated, the edges this table walks.
+  const ID = "5d0c1a2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b";
+  const state = (status: OperationStatus, at: string): MirrorState => {
+    const op = { ...snapshot({ id: ID, status }), dateUpdated: time(at) };
+    return {
+      status,
+      dateUpdated: time(at),
+      lastSource: "readBack",
+      receivedAt: new Date("2027-05-04T08:20:00.000Z"),
+      fields: Object.fromEntries(
+        MIRRORED_FIELDS.map((f) => [f, fieldsOfSnapshot(op)[f] ?? null]),
+      ) as MirrorFields,
+      kept: { paymentMethod: null, details: null, linkPaymentForm: null },
+    };
+  };
   const j = (from: OperationStatus, fromAt: string, to: OperationStatus, toAt: string) =>
-    judgeSnapshot({ status: from, dateUpdated: time(fromAt) }, { status: to, dateUpdated: time(toAt) });
+    judgeSnapshot(
+      state(from, fromAt),
+      incomingSnapshot(
+        { ...snapshot({ id: ID, status: to }), dateUpdated: time(toAt) },
+        "readBack",
+        new Date("2027-05-04T08:21:00.000Z"),
+      ),
+    ).outcome;
 
   it.each([
     // without dateUpdated on either side
     ["created", "-", "in_progress", "01:00.000", "updated"],
-    ["in_progress", "01:00.000", "success", "-", "stale"],
+    ["in_progress", "01:00.000", "success", "-", "updated"], // a later read: final, higher rank
     ["created", "-", "created", "-", "unchanged"],
     ["created", "-", "in_progress", "-", "updated"],
     ["in_progress", "-", "created", "-", "stale"],
-    // equal dateUpdated, same rank: the mirror keeps what it has
-    ["booking", "02:00.000", "pending_retry", "02:00.000", "stale"],
-    ["pending_retry", "02:00.000", "booking", "02:00.000", "stale"],
+    // equal dateUpdated, same rank: the later API read stands (issue 10: API snapshots by arrival)
+    ["booking", "02:00.000", "pending_retry", "02:00.000", "updated"], // same rank: the later read stands
+    ["pending_retry", "02:00.000", "booking", "02:00.000", "updated"],
     // equal dateUpdated, one rank apart
     ["precreated", "02:00.000", "created", "02:00.000", "updated"],
     ["in_progress", "02:00.000", "pending_retry", "02:00.000", "stale"],
@@ -86,7 +112,7 @@ describe("judgeSnapshot edges", () => {
     ["success", "01:00.000", "success", "02:00.000", "updated"],
     ["success", "02:00.000", "success", "02:00.000", "unchanged"],
     // one millisecond decides
-    ["created", "03:00.001", "in_progress", "03:00.000", "stale"],
+    ["created", "03:00.001", "in_progress", "03:00.000", "updated"], // higher rank from a later read
     ["in_progress", "03:00.000", "created", "03:00.001", "updated"],
   ] as const)("%s at %s, then %s at %s -> %s", (from, fromAt, to, toAt, outcome) => {
     expect(j(from, fromAt, to, toAt)).toBe(outcome);
@@ -114,7 +140,7 @@ describe("applySnapshot edges", () => {
     ]);
   });
 
-  it("then a dated snapshot moves it forward, and an undated one after that is stale", async () => {
+  it("then a dated snapshot moves it forward; an undated step back after that is stale", async () => {
     const id = randomUUID();
     await applySnapshot(withoutDateUpdated({ id, status: "created" }), "reconciliation");
     expect(
@@ -124,16 +150,23 @@ describe("applySnapshot edges", () => {
       previousStatus: "created",
       status: "in_progress",
     });
-    expect(await applySnapshot(withoutDateUpdated({ id, status: "success" }), "reconciliation")).toEqual({
+    // An undated earlier status read later is a step back; an undated final read later is news.
+    expect(await applySnapshot(withoutDateUpdated({ id, status: "created" }), "reconciliation")).toEqual({
       outcome: "stale",
       previousStatus: "in_progress",
       status: "in_progress",
     });
+    expect(await applySnapshot(withoutDateUpdated({ id, status: "success" }), "reconciliation")).toEqual({
+      outcome: "updated",
+      previousStatus: "in_progress",
+      status: "success",
+    });
     const { op, history } = await state(id);
-    expect(op).toMatchObject({ status: "in_progress", dateUpdated: t(4), lastSource: "readBack" });
+    expect(op).toMatchObject({ status: "success", lastSource: "reconciliation" });
     expect(history.map((h) => `${h.fromStatus ?? "-"}>${h.toStatus}@${h.source}`)).toEqual([
       "->created@reconciliation",
       "created>in_progress@readBack",
+      "in_progress>success@reconciliation",
     ]);
   });
 
@@ -141,20 +174,22 @@ describe("applySnapshot edges", () => {
     ["booking", "pending_retry"],
     ["pending_retry", "booking"],
   ] as const)(
-    "equal dateUpdated, %s then %s (same rank): stale, the mirror and its history untouched",
+    "equal dateUpdated, %s then %s (same rank): the later API read stands, with one history row",
     async (first, second) => {
       const id = randomUUID();
       await applySnapshot(snapshot({ id, status: first, dateUpdated: at(6), amount: "10" }), "readBack");
-      const before = await state(id);
       expect(
         await applySnapshot(
           snapshot({ id, status: second, dateUpdated: at(6), amount: "11" }),
           "reconciliation",
         ),
-      ).toEqual({ outcome: "stale", previousStatus: first, status: first });
+      ).toEqual({ outcome: "updated", previousStatus: first, status: second });
       const after = await state(id);
-      expect(after.op).toEqual(before.op);
-      expect(after.history).toEqual(before.history);
+      expect(after.op).toMatchObject({ status: second, amount: new Prisma.Decimal("11") });
+      expect(after.history.map((h) => `${h.fromStatus ?? "-"}>${h.toStatus}`)).toEqual([
+        `->${first}`,
+        `${first}>${second}`,
+      ]);
     },
   );
 
@@ -214,19 +249,17 @@ describe("applySnapshot edges", () => {
     expect(history).toEqual(first.history);
   });
 
-  it("unchanged, stale and conflict leave the row exactly as it was (source, mirroredAt included)", async () => {
+  it("unchanged and conflict leave the row exactly as it was (source, mirroredAt included)", async () => {
     const id = randomUUID();
     await applySnapshot(snapshot({ id, status: "success", dateUpdated: at(5) }), "readBack");
     const before = await state(id);
+    // The same final read again (unchanged) and a final of another kind (conflict). A later read that
+    // differs in any other field (amounts, even its date) corrects the row: that is a repair, by design.
     for (const [s, minute] of [
       ["success", 5],
-      ["success", 4],
       ["failed", 9],
     ] as const) {
-      await applySnapshot(
-        snapshot({ id, status: s, dateUpdated: at(minute), amount: "1" }),
-        "reconciliation",
-      );
+      await applySnapshot(snapshot({ id, status: s, dateUpdated: at(minute) }), "reconciliation");
     }
     const after = await state(id);
     expect(after.op).toEqual(before.op);

@@ -8,7 +8,9 @@ import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
 import { cancelPayout, decide } from "@/lib/payouts/approvals";
-import { createPayoutRequest, type PayoutActor, type Thresholds } from "@/lib/payouts/requests";
+import type { StaffActor as PayoutActor } from "@/lib/audit/log";
+import type { Thresholds } from "@/lib/payouts/policy";
+import { createPayoutRequest } from "@/lib/payouts/requests";
 import type { PayoutForm } from "@/lib/payouts/schemas";
 import { submitPayout } from "@/lib/payouts/submit";
 import { auditTrail, by, payoutActor, payoutForm } from "../../support/payouts";
@@ -273,7 +275,7 @@ describe("submission, driven explicitly", () => {
       autoApproveBelow: "100",
       twoApprovalsAbove: null,
     });
-    const actor = { userId: maker.id, email: maker.email, ip: "198.51.100.99" };
+    const actor = { id: maker.id, email: maker.email, ip: "198.51.100.99" };
     const sent = await submitPayout(req.id, actor, platform);
     expect(sent).toMatchObject({ ok: true, status: "submitted" });
     if (!sent.ok || sent.status !== "submitted") throw new Error("not submitted");
@@ -316,7 +318,7 @@ describe("submission, driven explicitly", () => {
       autoApproveBelow: "1000000000000",
       twoApprovalsAbove: null,
     });
-    const actor = { userId: maker.id, email: maker.email, ip: null };
+    const actor = { id: maker.id, email: maker.email, ip: null };
     const sent = await submitPayout(req.id, actor, platform);
     expect(sent).toMatchObject({
       ok: false,
@@ -344,9 +346,9 @@ describe("submission, driven explicitly", () => {
 describe("refused decisions leave no audit entry and no approval", () => {
   it.each([
     [
-      "the maker deciding on their own request",
+      "the maker (a finance user, who may not approve at all) deciding on their own request",
       async (id: string) => decide(id, "approve", "mine", maker),
-      "own_request",
+      "forbidden",
     ],
     [
       "a decision on a request that was cancelled",

@@ -11,8 +11,8 @@ import {
   createPayoutRequest,
   findDuplicates,
   payoutMethodChoices,
-  type PayoutActor,
 } from "@/lib/payouts/requests";
+import type { StaffActor as PayoutActor } from "@/lib/audit/log";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
 import { isolateDatabase } from "../../support/database";
 import { insertOperations } from "../../support/mirror";

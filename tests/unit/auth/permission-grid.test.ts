@@ -20,6 +20,8 @@ const GRID: Record<string, readonly [admin: "✓" | "✗", finance: "✓" | "✗
   "payouts.read":            ["✓",  "✓",    "✓",     "✗"],
   "payouts.create":          ["✓",  "✓",    "✗",     "✗"],
   "payouts.approve":         ["✓",  "✗",    "✓",     "✗"],
+  "payouts.overrideDuplicate": ["✓", "✗",    "✗",     "✗"],
+  "payouts.cancelAny":       ["✓",  "✗",    "✗",     "✗"],
   "payins.create":           ["✓",  "✓",    "✗",     "✗"],
   "webhooks.read":           ["✓",  "✗",    "✗",     "✓"],
   "webhooks.reprocess":      ["✓",  "✗",    "✗",     "✓"],
@@ -29,6 +31,9 @@ const GRID: Record<string, readonly [admin: "✓" | "✗", finance: "✓" | "✗
   "audit.read":              ["✓",  "✗",    "✗",     "✗"],
   "users.manage":            ["✓",  "✗",    "✗",     "✗"],
   "settings.manage":         ["✓",  "✗",    "✗",     "✗"],
+  "statements.read":         ["✓",  "✓",    "✗",     "✗"],
+  "statements.issue":        ["✓",  "✓",    "✗",     "✗"],
+  "balance.annotate":        ["✓",  "✓",    "✗",     "✗"],
 };
 
 const cells = Object.entries(GRID).flatMap(([permission, row]) =>
@@ -69,6 +74,7 @@ describe("console navigation", () => {
       ["/operations", "Operations", "operations.read"],
       ["/trace", "Trace lookup", "trace.read"],
       ["/balance", "Balance", "balance.read"],
+      ["/statements", "Statements", "statements.read"],
       ["/payouts", "Pay-outs", "payouts.read"],
       ["/payins", "Pay-ins", "payins.create"],
       ["/webhooks", "Webhooks", "webhooks.read"],
@@ -86,6 +92,7 @@ describe("console navigation", () => {
         "/operations",
         "/trace",
         "/balance",
+        "/statements",
         "/payouts",
         "/payins",
         "/webhooks",
@@ -95,7 +102,10 @@ describe("console navigation", () => {
         "/admin/audit",
       ],
     ],
-    ["finance", ["/operations", "/trace", "/balance", "/payouts", "/payins", "/reconciliation"]],
+    [
+      "finance",
+      ["/operations", "/trace", "/balance", "/statements", "/payouts", "/payins", "/reconciliation"],
+    ],
     ["approver", ["/operations", "/balance", "/payouts"]],
     ["support", ["/operations", "/trace", "/webhooks"]],
   ] as const)("%s sees exactly these screens", (role, hrefs) => {

@@ -41,6 +41,13 @@ const ACTIONS: Record<string, Record<string, string>> = {
     createPayInAction: "payins.create",
     createPaymentLinkAction: "payins.create",
   },
+  "lib/payouts/recipient-actions.ts": {
+    revealPayoutRecipientNumberAction: "recipients.reveal",
+  },
+  "lib/statements/actions.ts": {
+    issueStatementAction: "statements.issue",
+    annotateMovementAction: "balance.annotate",
+  },
   "lib/payouts/actions.ts": {
     reviewPayoutAction: "payouts.create",
     createPayoutRequestAction: "payouts.create",
@@ -65,6 +72,7 @@ const ACTIONS: Record<string, Record<string, string>> = {
   },
   "lib/webhooks/actions.ts": {
     reprocessWebhookAction: "webhooks.reprocess",
+    revealWebhookBodyAction: "recipients.reveal",
   },
 };
 
@@ -74,6 +82,7 @@ function actionsIn(source: string): Record<string, string> {
     [...source.matchAll(/const (\w+) = authorizedAction\(\s*"([^"]+)"/g)].map((m) => [m[1]!, m[2]!]),
   );
   const out: Record<string, string> = {};
+  for (const m of source.matchAll(/export const (\w+) = authorizedAction\(\s*"([^"]+)"/g)) out[m[1]!] = m[2]!;
   for (const m of source.matchAll(/export async function (\w+)\s*\(([^)]*)\)[^{]*\{([^}]*)\}/g)) {
     const body = /^\s*return (\w+)\(input\);\s*$/.exec(m[3]!);
     out[m[1]!] = body ? (wrapped.get(body[1]!) ?? `unwrapped ${body[1]}`) : PUBLIC;
@@ -103,14 +112,22 @@ const ROUTES: Record<string, Record<string, string>> = {
   "app/api/exports/operations/route.ts": { GET: "operations.export" },
   "app/api/health/route.ts": { GET: PUBLIC },
   "app/api/operations/route.ts": { GET: "operations.read" },
+  "app/api/payouts/[id]/status/route.ts": { GET: "payouts.read" },
+  "app/api/statements/export/route.ts": { GET: "statements.read" },
+  "app/api/statements/issued/[id]/route.ts": { GET: "statements.read" },
+  // The platform's webhook: no session; the secret path, IP allowlist and bearer token decide.
+  "app/api/webhooks/platform/[[...secret]]/route.ts": { POST: PUBLIC },
 };
 
 function handlersIn(source: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = withPermission\(\s*"([^"]+)"/g))
     out[m[1]!] = m[2]!;
-  for (const m of source.matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g))
-    out[m[1]!] = PUBLIC;
+  for (const m of source.matchAll(/export (?:async )?function (GET|POST|PUT|PATCH|DELETE)\b/g)) {
+    // A handler with route params wraps its body in withPermission inside the function.
+    const body = source.slice(m.index).split(/\nexport /)[0]!;
+    out[m[1]!] = /withPermission\(\s*"([^"]+)"/.exec(body)?.[1] ?? PUBLIC;
+  }
   for (const m of source.matchAll(/export const \{ ([^}]+) \} = handlers;/g))
     out[m[1]!.trim()] = "Auth.js handlers";
   for (const m of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = (?!withPermission\()/g))
@@ -135,6 +152,8 @@ const PAGES: Record<string, string> = {
   "app/(console)/admin/audit/page.tsx": "audit.read",
   "app/(console)/admin/users/page.tsx": "users.manage",
   "app/(console)/balance/page.tsx": "balance.read",
+  // Fails on purpose for the e2e error-page tests (E2E_ERROR_PROBE); a 404 everywhere else.
+  "app/(console)/error-probe/page.tsx": SIGNED_IN,
   "app/(console)/operations/[id]/page.tsx": "operations.read",
   "app/(console)/operations/page.tsx": "operations.read",
   "app/(console)/page.tsx": SIGNED_IN,
@@ -144,6 +163,7 @@ const PAGES: Record<string, string> = {
   "app/(console)/payouts/page.tsx": "payouts.read",
   "app/(console)/reconciliation/page.tsx": "reconciliation.read",
   "app/(console)/settings/page.tsx": "settings.manage",
+  "app/(console)/statements/page.tsx": "statements.read",
   "app/(console)/trace/page.tsx": "trace.read",
   "app/(console)/webhooks/[id]/page.tsx": "webhooks.read",
   "app/(console)/webhooks/page.tsx": "webhooks.read",
@@ -174,14 +194,30 @@ describe("console pages", () => {
 // ---- what a screen shows depending on the role (buttons, links, attention items) -----------------
 
 const SHOWN_IF: Record<string, string[]> = {
+  "app/(console)/balance/page.tsx": ["balance.annotate"],
   "app/(console)/operations/[id]/page.tsx": ["operations.refresh", "recipients.reveal"],
   "app/(console)/operations/page.tsx": ["operations.export"],
-  "app/(console)/page.tsx": ["payouts.read", "operations.read", "webhooks.read", "reconciliation.read"],
-  "app/(console)/payouts/[id]/page.tsx": ["payouts.approve"],
-  "app/(console)/payouts/page.tsx": ["payouts.create"],
+  "app/(console)/page.tsx": [
+    "payouts.read",
+    "operations.read",
+    "webhooks.read",
+    "reconciliation.read",
+    "statements.read",
+  ],
+  "app/(console)/payouts/[id]/page.tsx": ["recipients.reveal", "payouts.approve"],
+  "app/(console)/payouts/page.tsx": ["recipients.reveal", "payouts.create"],
   "app/(console)/reconciliation/page.tsx": ["reconciliation.resolve", "reconciliation.run"],
-  "app/(console)/webhooks/[id]/page.tsx": ["webhooks.reprocess"],
-  "lib/payouts/queries.ts": ["recipients.reveal", "payouts.approve", "payouts.create", "payouts.create"],
+  "app/(console)/statements/page.tsx": ["statements.issue"],
+  "app/(console)/webhooks/[id]/page.tsx": ["webhooks.reprocess", "recipients.reveal"],
+  // The pay-out policy: who may decide, cancel any request, cancel their own, override the guard.
+  "lib/payouts/policy.ts": [
+    "payouts.approve",
+    "payouts.cancelAny",
+    "payouts.create",
+    "payouts.overrideDuplicate",
+  ],
+  "lib/payouts/queries.ts": ["payouts.create"],
+  "lib/users/service.ts": ["users.manage"],
 };
 
 describe("role-dependent parts of screens", () => {

@@ -3,7 +3,8 @@
 // method spellings, recorder masking, webhook bodies, and the balance-shortage reader.
 import { describe, expect, test } from "vitest";
 import { Decimal } from "@/lib/money/decimal";
-import { effectiveAmountRandomized, isFinalStatus } from "@/lib/platform/amounts";
+import { finalStatuses, isFinal } from "@/lib/operations/status";
+import { effectiveAmountRandomized } from "@/lib/platform/amounts";
 import { PlatformRequestError, parseBalanceShortage } from "@/lib/platform/errors";
 import {
   isMonoBankMethod,
@@ -12,7 +13,6 @@ import {
   type PaymentMethod,
 } from "@/lib/platform/payment-methods";
 import {
-  InMemoryRecorder,
   RESPONSE_BODY_LIMIT,
   maskNumber,
   maskRequestBody,
@@ -27,7 +27,6 @@ import {
   type PayOutRequest,
 } from "@/lib/platform/requests";
 import {
-  FINAL_STATUSES,
   SchemaMismatchError,
   decodeBalance,
   decodeBanks,
@@ -42,6 +41,7 @@ import { parsePlatformTimestamp } from "@/lib/platform/timestamps";
 import { WebhookBodyError, parseWebhookBody } from "@/lib/platform/webhook-body";
 import { parseWireJson, stringifyWire, type WireValue } from "@/lib/platform/wire";
 import { OP_ID, TRACE, nestedError, operationJson, specError, specOk } from "./fake-platform";
+import { InMemoryRecorder } from "../../support/in-memory-recorder";
 
 const wire = (text: string) => parseWireJson(text);
 
@@ -346,8 +346,8 @@ describe("response schemas refuse a field with its path and the reason", () => {
   });
 
   test("final statuses", () => {
-    expect([...FINAL_STATUSES]).toEqual(["success", "failed"]);
-    expect(["created", "in_progress", "success", "failed"].filter((s) => isFinalStatus(s as never))).toEqual([
+    expect([...finalStatuses]).toEqual(["success", "failed"]);
+    expect(["created", "in_progress", "success", "failed"].filter((s) => isFinal(s as never))).toEqual([
       "success",
       "failed",
     ]);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vit
 import { createPlatformClient } from "@/lib/platform/client";
 import { PlatformError, PlatformRequestError } from "@/lib/platform/errors";
 import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS } from "@/lib/platform/http";
-import { InMemoryRecorder } from "@/lib/platform/recorder";
+import { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { FakePlatform, OP_ID, TRACE, operationJson, specError, specOk } from "./fake-platform";
 import { TOKEN, makeClient, payOut, rejection } from "./helpers";
 
