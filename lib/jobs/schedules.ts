@@ -7,6 +7,8 @@ export const jobs = {
   stuckOperations: { queue: "stuck-operations", cron: "*/5 * * * *" },
   pendingIntents: { queue: "pending-intents", cron: "* * * * *" },
   submittingPayouts: { queue: "submitting-payouts", cron: "* * * * *" },
+  // Deletes platform call records and webhook bodies past their retention (lib/retention).
+  retention: { queue: "retention", cron: "23 * * * *" },
 } as const;
 
 export type JobName = keyof typeof jobs;

@@ -27,6 +27,12 @@ export const settingsSchema = z.object({
   autoApproveRecipientDailySum: z.string().nullable(),
   /** Percent of a new pay-out's amount within which an earlier one to the recipient is a near-duplicate; null: off. */
   nearDuplicateTolerancePercent: z.string().nullable(),
+  // Retention (lib/retention): days a platform call record and a webhook body are kept; failed calls
+  // and refused webhooks (what support digs into later) longer.
+  apiCallRetentionDays: z.number().int().positive(),
+  failedApiCallRetentionDays: z.number().int().positive(),
+  webhookRetentionDays: z.number().int().positive(),
+  refusedWebhookRetentionDays: z.number().int().positive(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -48,6 +54,10 @@ function defaults(): Settings {
     sessionIdleMinutes: 30,
     autoApproveRecipientDailySum: null,
     nearDuplicateTolerancePercent: "1",
+    apiCallRetentionDays: 90,
+    failedApiCallRetentionDays: 365,
+    webhookRetentionDays: 90,
+    refusedWebhookRetentionDays: 365,
   };
 }
 
@@ -80,11 +90,11 @@ function isCidr(value: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-/** A whole number of minutes within bounds: a number, or the digits typed in the form ("1e3", "1.5", " " are refused). */
-function wholeMinutes(min: number, max: number, maxInWords: string) {
-  const tooMany = `At most ${max} minutes (${maxInWords}).`;
+/** A whole number of minutes (or days) within bounds: a number, or the digits typed in the form ("1e3", "1.5", " " are refused). */
+function wholeMinutes(min: number, max: number, maxInWords: string, unit: "minute" | "day" = "minute") {
+  const tooMany = `At most ${max} ${unit}s (${maxInWords}).`;
   return z
-    .union([z.number(), z.string()], { error: "Enter a whole number of minutes." })
+    .union([z.number(), z.string()], { error: `Enter a whole number of ${unit}s.` })
     .transform((v, ctx): number => {
       const fail = (message: string) => {
         ctx.addIssue({ code: "custom", message });
@@ -93,12 +103,12 @@ function wholeMinutes(min: number, max: number, maxInWords: string) {
       let n = v;
       if (typeof n === "string") {
         const t = n.trim();
-        if (!/^\d+$/.test(t)) return fail("Enter a whole number of minutes, digits only.");
+        if (!/^\d+$/.test(t)) return fail(`Enter a whole number of ${unit}s, digits only.`);
         if (t.length > 9) return fail(tooMany);
         n = Number(t);
       }
-      if (!Number.isInteger(n)) return fail("Enter a whole number of minutes.");
-      if (n < min) return fail(`At least ${min} minute${min === 1 ? "" : "s"}.`);
+      if (!Number.isInteger(n)) return fail(`Enter a whole number of ${unit}s.`);
+      if (n < min) return fail(`At least ${min} ${unit}${min === 1 ? "" : "s"}.`);
       if (n > max) return fail(tooMany);
       return n;
     });
@@ -163,6 +173,10 @@ export const settingValueSchemas = {
   sessionIdleMinutes: wholeMinutes(5, 24 * 60, "one day"),
   autoApproveRecipientDailySum: thresholdSchema.nullable(),
   nearDuplicateTolerancePercent: percentSchema.nullable(),
+  apiCallRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  failedApiCallRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  webhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  refusedWebhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
