@@ -2,12 +2,12 @@ import "server-only";
 import PgBoss from "pg-boss";
 import { getDatabaseUrl } from "@/lib/env";
 import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
-import { jobs, tasks, type JobName, type TaskName } from "@/lib/jobs/schedules";
+import { jobs, MAINTENANCE_INTERVAL_SECONDS, tasks, type JobName, type TaskName } from "@/lib/jobs/schedules";
 import { getLog } from "@/lib/log";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { processPendingWebhooks } from "@/lib/webhooks/process";
 
-export type Worker = { stop: () => Promise<void>; boss: PgBoss };
+export type Worker = { stop: (timeoutMs?: number) => Promise<void>; boss: PgBoss };
 
 const IDLE_POLL_MS = 250;
 // On-demand jobs (a pay-out to submit) are picked up within half a second, several at a time per
@@ -23,18 +23,25 @@ const TASK_CONCURRENCY = 4;
 export async function startWorker(options: { webhookLoops?: number } = {}): Promise<Worker> {
   const log = getLog().child({ component: "worker" });
   const platform = getPlatformClient();
-  const boss = new PgBoss({ connectionString: getDatabaseUrl(), schema: "pgboss" });
+  const boss = new PgBoss({
+    connectionString: getDatabaseUrl(),
+    schema: "pgboss",
+    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+  });
   boss.on("error", (error) => log.error({ err: error }, "pg-boss error"));
   await boss.start();
 
   const handlers = jobHandlers(platform);
   for (const [name, job] of Object.entries(jobs) as [JobName, (typeof jobs)[JobName]][]) {
-    await boss.createQueue(job.queue, {
+    const queueOptions = {
       name: job.queue,
       policy: "singleton",
       retryLimit: 2,
-      expireInSeconds: 3600,
-    });
+      expireInSeconds: job.expireInSeconds,
+    } as const;
+    // createQueue leaves an existing queue as it was: update it so changed options reach old installs.
+    await boss.createQueue(job.queue, queueOptions);
+    await boss.updateQueue(job.queue, queueOptions);
     await boss.schedule(job.queue, job.cron, {}, { tz: "UTC" });
     await boss.work(job.queue, async () => {
       const started = Date.now();
@@ -78,10 +85,12 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
 
   return {
     boss,
-    stop: async () => {
+    // Webhook loops finish their batch; jobs in progress get up to timeoutMs to finish, then are left
+    // to expire and be retried by another worker.
+    stop: async (timeoutMs = 20_000) => {
       running = false;
       await Promise.all(loops);
-      await boss.stop({ graceful: true, wait: true });
+      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
     },
   };
 }
