@@ -1,4 +1,4 @@
-// npm run bench [-- sandbox integration console]: prints a table and writes bench-results/<time>.json.
+// npm run bench [-- sandbox integration processing console retention]: prints a table and writes bench-results/<time>.json.
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -11,9 +11,11 @@ import { seedDemoUsers } from "../../scripts/lib/demo-users";
 import { signIn, startApp } from "./app-server";
 import { benchConsole } from "./console";
 import { benchIntegration } from "./integration";
+import { benchProcessing } from "./processing";
+import { benchRetention } from "./retention";
 import { benchSandbox, type BenchFigure } from "./sandbox";
 
-const all = ["sandbox", "integration", "console"] as const;
+const all = ["sandbox", "integration", "processing", "console", "retention"] as const;
 type Section = (typeof all)[number];
 const chosen = process.argv.slice(2).filter((a) => (all as readonly string[]).includes(a)) as Section[];
 const sections: readonly Section[] = chosen.length ? chosen : all;
@@ -58,6 +60,15 @@ async function main() {
       if (section === "integration") {
         const url = await database(pgServer.url, "bench_integration");
         figures.push(...(await benchIntegration({ databaseUrl: url, appEnv: pointAtDatabase(url) })));
+      }
+      if (section === "processing") {
+        const url = await database(pgServer.url, "bench_processing");
+        figures.push(...(await benchProcessing({ databaseUrl: url, appEnv: pointAtDatabase(url) })));
+      }
+      if (section === "retention") {
+        const url = await database(pgServer.url, "bench_retention");
+        pointAtDatabase(url);
+        figures.push(...(await benchRetention({ databaseUrl: url })));
       }
       if (section === "console") {
         const url = await database(pgServer.url, "bench_console");
