@@ -77,8 +77,15 @@ async function main() {
         const app = await startApp(env);
         try {
           const cookie = await signIn(app.url, "finance@paydesk.local", "paydesk-finance-demo");
+          const adminCookie = await signIn(app.url, "admin@paydesk.local", "paydesk-admin-demo");
           figures.push(
-            ...(await benchConsole({ databaseUrl: url, baseUrl: app.url, cookie, serverPid: app.pid })),
+            ...(await benchConsole({
+              databaseUrl: url,
+              baseUrl: app.url,
+              cookie,
+              adminCookie,
+              serverPid: app.pid,
+            })),
           );
         } finally {
           await app.stop();

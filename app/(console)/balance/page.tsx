@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { BalanceCard } from "@/components/balance/balance-card";
-import { ChartsLazy } from "@/components/balance/charts-lazy";
+import BalanceCharts from "@/components/balance/charts";
 import { requirePagePermission } from "@/lib/auth/session";
 import { currentBalance } from "@/lib/charts/current-balance";
 import {
@@ -65,7 +65,7 @@ export default async function BalancePage({
         ))}
         <span className="self-center text-xs text-zinc-500">Days in {tz}.</span>
       </nav>
-      <ChartsLazy data={{ balance: history, volume, successRate: rate, timeToFinal }} />
+      <BalanceCharts data={{ balance: history, volume, successRate: rate, timeToFinal }} />
     </section>
   );
 }

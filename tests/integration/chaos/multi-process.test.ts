@@ -228,7 +228,11 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
     // midway: SIGKILL one worker, one web process and the creator that was using it; replace all three
     await waitFor("half the operations created", () => progress.a.done + progress.b.done >= OPERATIONS / 2);
     const killedAt = new Date();
+    for (const victim of [workers[0]!, workers[1]!, web.a, web.b]) {
+      expect(victim.exitCode, `a process died before the kill (logs in ${logDir})`).toBeNull();
+    }
     for (const victim of [workers[0]!, web.a, creators.a]) {
+      if (victim.exitCode !== null) continue; // the creator may have finished its share already
       const exited = once(victim, "exit");
       victim.kill("SIGKILL");
       await exited;
