@@ -59,6 +59,7 @@ function BalanceHistory({ points }: { points: BalancePoint[] }) {
         data={data}
         series={[{ key: "balance", label: "balance", color: "#4f46e5" }]}
         step
+        wide
         legend={false}
       />
     </ChartBox>

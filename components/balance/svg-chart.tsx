@@ -6,11 +6,11 @@
 export type Series = { key: string; label: string; color: string };
 export type Datum = { x: string; values: Record<string, number | null>; exact?: Record<string, string> };
 
-const W = 640;
+// Drawn in a 640-unit-wide box (or 1280 for a chart across the page), scaled to the container's width.
 const H = 240;
 const PAD = { left: 64, right: 12, top: 10, bottom: 28 };
-const plotW = W - PAD.left - PAD.right;
 const plotH = H - PAD.top - PAD.bottom;
+const plotWidth = (W: number) => W - PAD.left - PAD.right;
 
 /** Round bounds and ~4 ticks for the value axis. */
 function valueTicks(min: number, max: number): number[] {
@@ -30,20 +30,22 @@ function valueTicks(min: number, max: number): number[] {
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 2 });
 
 function Frame({
+  W,
   data,
   ticks,
   y,
   unit,
   children,
 }: {
+  W: number;
   data: Datum[];
   ticks: number[];
   y: (v: number) => number;
   unit: string;
   children: React.ReactNode;
 }) {
-  const every = Math.max(1, Math.ceil(data.length / 8));
-  const step = plotW / Math.max(1, data.length);
+  const every = Math.max(1, Math.ceil(data.length / (W / 80)));
+  const step = plotWidth(W) / Math.max(1, data.length);
   return (
     <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" fontSize={11}>
       {ticks.map((t) => (
@@ -98,20 +100,24 @@ export function LineSvgChart({
   unit = "",
   step = false,
   legend = true,
+  wide = false,
 }: {
   data: Datum[];
   series: Series[];
   unit?: string;
   step?: boolean;
   legend?: boolean;
+  /** Spans the page: drawn twice as wide so that text keeps its size. */
+  wide?: boolean;
 }) {
+  const W = wide ? 1280 : 640;
   const values = data.flatMap((d) => series.map((s) => d.values[s.key])).filter((v) => v !== null);
   const { ticks, y } = scale(values as number[], false);
-  const xStep = plotW / Math.max(1, data.length);
+  const xStep = plotWidth(W) / Math.max(1, data.length);
   const x = (i: number) => PAD.left + xStep * (i + 0.5);
   return (
     <div className="space-y-1">
-      <Frame data={data} ticks={ticks} y={y} unit={unit}>
+      <Frame W={W} data={data} ticks={ticks} y={y} unit={unit}>
         {series.map((s) => {
           // nulls are skipped (the line connects across them)
           const points = data.flatMap((d, i) => {
@@ -143,13 +149,14 @@ export function LineSvgChart({
 }
 
 export function StackedBarSvgChart({ data, series }: { data: Datum[]; series: Series[] }) {
+  const W = 640;
   const totals = data.map((d) => series.reduce((sum, s) => sum + (d.values[s.key] ?? 0), 0));
   const { ticks, y } = scale(totals, true);
-  const xStep = plotW / Math.max(1, data.length);
+  const xStep = plotWidth(W) / Math.max(1, data.length);
   const barW = Math.max(2, xStep * 0.7);
   return (
     <div className="space-y-1">
-      <Frame data={data} ticks={ticks} y={y} unit="">
+      <Frame W={W} data={data} ticks={ticks} y={y} unit="">
         {data.map((d, i) => {
           let base = 0;
           return (

@@ -8,6 +8,8 @@ const sandbox = await createSandbox({
   autopilot: { minDelayMs: 20, maxDelayMs: 200 },
   webhookRetry: { baseMs: 100, attempts: 14 },
   webhookTimeoutMs: 10_000,
+  // every delivery stays in the log, so that "0 lost events" is checked over all of them
+  webhookLogCapacity: 1_000_000,
 });
 const demo = sandbox.merchants().find((m) => m.id === "demo");
 process.send?.({ ready: { url: sandbox.url, token: demo?.token } });
