@@ -67,6 +67,8 @@ export const envSchema = z
     WEBHOOK_BEARER_TOKEN: optionalString,
     WEBHOOK_ALLOWED_IPS: cidrList,
     WEBHOOK_MAX_BODY_BYTES: positiveInt(65_536, "a whole number of bytes"),
+    /** Webhook processing loops per worker process: read-backs in flight at once. */
+    WEBHOOK_PROCESSING_CONCURRENCY: positiveInt(8, "a whole number of loops"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
   })
   .superRefine((env, ctx) => {

@@ -1,7 +1,7 @@
 import "server-only";
 import pg from "pg";
 import PgBoss from "pg-boss";
-import { getDatabaseUrl } from "@/lib/env";
+import { getDatabaseUrl, getEnv } from "@/lib/env";
 import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
 import { jobs, MAINTENANCE_INTERVAL_SECONDS, tasks, type JobName, type TaskName } from "@/lib/jobs/schedules";
 import { getLog } from "@/lib/log";
@@ -101,7 +101,11 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
       }
     }
   };
-  const loops = Array.from({ length: options.webhookLoops ?? 2 }, () => loop());
+  // Each loop claims one delivery at a time and waits for its read-back: the platform's latency, not this
+  // process's CPU, bounds a loop, so a worker runs several.
+  const loops = Array.from({ length: options.webhookLoops ?? getEnv().WEBHOOK_PROCESSING_CONCURRENCY }, () =>
+    loop(),
+  );
 
   return {
     boss,
