@@ -69,6 +69,8 @@ export const envSchema = z
     WEBHOOK_MAX_BODY_BYTES: positiveInt(65_536, "a whole number of bytes"),
     WEBHOOK_REFUSED_PER_MINUTE: positiveInt(60, "a whole number of requests"),
     TRUSTED_PROXIES: cidrList,
+    /** Webhook processing loops per worker process: read-backs in flight at once. */
+    WEBHOOK_PROCESSING_CONCURRENCY: positiveInt(8, "a whole number of loops"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
     E2E_ERROR_PROBE: z.stringbool({ error: "must be 1 or 0" }).default(false),
   })

@@ -20,6 +20,8 @@ export interface SandboxOptions {
   webhookRetry?: WebhookRetry;
   /** Time a webhook receiver has to answer (spec: 5 s). */
   webhookTimeoutMs?: number;
+  /** Deliveries kept in the log (default 5,000, the oldest dropped first); tests that count them all raise it. */
+  webhookLogCapacity?: number;
   /** Seed the demo merchant's history on a fresh state (default true). */
   seedDemoHistory?: boolean;
   now?: () => Date;
@@ -57,6 +59,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     now: options.now ?? (() => new Date()),
     webhookRetry: options.webhookRetry ?? DEFAULT_WEBHOOK_RETRY,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 5_000,
+    webhookLogCapacity: options.webhookLogCapacity,
     seedDemoHistory: options.seedDemoHistory ?? true,
     onChange: () => saver?.markDirty(),
   });

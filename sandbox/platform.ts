@@ -18,6 +18,7 @@ export interface PlatformOptions {
   now: () => Date;
   webhookRetry: WebhookRetry;
   webhookTimeoutMs: number;
+  webhookLogCapacity?: number | undefined;
   seedDemoHistory: boolean;
   onChange: () => void;
 }
@@ -37,6 +38,7 @@ export class Platform {
     this.webhooks = new WebhookDispatcher({
       retry: options.webhookRetry,
       timeoutMs: options.webhookTimeoutMs,
+      logCapacity: options.webhookLogCapacity,
       faults: () => this.faults.config,
       now: options.now,
       onChange: options.onChange,

@@ -3,12 +3,21 @@ import { startWorker } from "../lib/jobs/worker";
 import { exitOnStartupProblem } from "../lib/startup";
 import { loadDotEnv } from "./lib/dotenv";
 
+// After SIGTERM: webhook batches in flight finish, jobs in progress get JOB_DRAIN_MS, the process exits
+// within SHUTDOWN_BOUND_MS whatever happens (a job left unfinished expires and another worker retries it).
+const JOB_DRAIN_MS = 20_000;
+const SHUTDOWN_BOUND_MS = 25_000;
+
 loadDotEnv();
 await exitOnStartupProblem();
 const worker = await startWorker();
 console.log("[worker] running: webhook processing and scheduled jobs");
+let stopping = false;
 const stop = async () => {
-  await worker.stop();
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => process.exit(0), SHUTDOWN_BOUND_MS).unref();
+  await worker.stop(JOB_DRAIN_MS);
   process.exit(0);
 };
 process.on("SIGINT", () => void stop());

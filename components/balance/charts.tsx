@@ -1,20 +1,9 @@
-"use client";
-// Recharts plots JS numbers: amounts arrive as exact decimal strings and are converted here, at the last
-// step, for drawing only. Tooltips show the exact strings.
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+// Balance page charts, rendered on the server as SVG (no chart code reaches the browser). Amounts arrive
+// as exact decimal strings and are converted to numbers here, at the last step, for drawing only;
+// tooltips show the exact strings.
 import type { BalancePoint, SuccessRateRow, TimeToFinalRow, VolumeRow } from "@/lib/charts/queries";
 import type { DailyClosing } from "@/lib/ledger/balance";
+import { LineSvgChart, StackedBarSvgChart, type Datum, type Series } from "./svg-chart";
 
 export type ChartsData = {
   balance: BalancePoint[];
@@ -38,26 +27,14 @@ const statusColors: Record<string, string> = {
   precreated: "#71717a",
 };
 
-function ChartBox({
-  title,
-  children,
-  testId,
-}: {
-  title: string;
-  children: React.ReactElement;
-  testId: string;
-}) {
+function ChartBox({ title, children, testId }: { title: string; children: React.ReactNode; testId: string }) {
   return (
     <figure
       className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
       data-testid={testId}
     >
       <figcaption className="text-sm font-medium">{title}</figcaption>
-      <div className="h-64 w-full min-w-0">
-        <ResponsiveContainer width="100%" height="100%">
-          {children}
-        </ResponsiveContainer>
-      </div>
+      <div className="w-full min-w-0">{children}</div>
     </figure>
   );
 }
@@ -75,20 +52,20 @@ function BalanceHistory({ points, ledger }: { points: BalancePoint[]; ledger?: C
   if (ledger && ledger.days.length > 0) return <LedgerHistory points={points} ledger={ledger} />;
   if (points.length === 0) return <Empty title={title} />;
   const currency = points[points.length - 1]!.currencyBalance;
-  const data = points.map((p) => ({
-    at: p.at,
-    balance: plot(p.amountInCurrencyBalance),
-    exact: p.amountInCurrencyBalance,
+  const data: Datum[] = points.map((p) => ({
+    x: p.at,
+    values: { balance: plot(p.amountInCurrencyBalance) },
+    exact: { balance: `${p.amountInCurrencyBalance} ${currency}` },
   }));
   return (
     <ChartBox title={`${title} (${currency})`} testId="chart-balance">
-      <LineChart data={data}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={24} />
-        <YAxis tick={{ fontSize: 11 }} width={70} />
-        <Tooltip formatter={(_v, _n, item) => [(item.payload as { exact: string }).exact, currency]} />
-        <Line type="stepAfter" dataKey="balance" stroke="#4f46e5" dot={false} isAnimationActive={false} />
-      </LineChart>
+      <LineSvgChart
+        data={data}
+        series={[{ key: "balance", label: "balance", color: "#4f46e5" }]}
+        step
+        wide
+        legend={false}
+      />
     </ChartBox>
   );
 }
@@ -103,37 +80,29 @@ function LedgerHistory({
 }) {
   const platformByDay = new Map<string, string>();
   for (const p of points) platformByDay.set(p.at.slice(0, 10), p.amountInCurrencyBalance);
-  const data = ledger.days.map((d) => ({
-    at: d.day,
-    ledger: plot(d.available),
-    platform: plot(platformByDay.get(d.day) ?? null),
-    exact: d.available,
-  }));
   const currency = ledger.currency ?? "";
+  const data: Datum[] = ledger.days.map((d) => {
+    const platform = platformByDay.get(d.day) ?? null;
+    return {
+      x: d.day,
+      values: { ledger: plot(d.available), platform: plot(platform) },
+      exact: {
+        ledger: `${d.available} ${currency}`,
+        ...(platform === null ? {} : { platform: `${platform} ${currency}` }),
+      },
+    };
+  });
   return (
     <ChartBox title={`Balance history from the ledger (${currency}), daily closing`} testId="chart-balance">
-      <LineChart data={data}>
-        <CartesianGrid strokeDasharray="3 3" />
-        <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={24} />
-        <YAxis tick={{ fontSize: 11 }} width={70} />
-        <Tooltip />
-        <Legend />
-        <Line
-          name="Ledger"
-          type="stepAfter"
-          dataKey="ledger"
-          stroke="#4f46e5"
-          dot={false}
-          isAnimationActive={false}
-        />
-        <Line
-          name="Platform (read)"
-          dataKey="platform"
-          stroke="none"
-          dot={{ r: 3, fill: "#059669" }}
-          isAnimationActive={false}
-        />
-      </LineChart>
+      <LineSvgChart
+        data={data}
+        series={[
+          { key: "ledger", label: "Ledger", color: "#4f46e5" },
+          { key: "platform", label: "Platform (read)", color: "#059669" },
+        ]}
+        step
+        wide
+      />
     </ChartBox>
   );
 }
@@ -146,12 +115,17 @@ function Volume({ rows, type }: { rows: VolumeRow[]; type: "payIn" | "payOut" })
   return (
     <>
       {currencies.map((currency) => {
-        const statuses = [...new Set(mine.filter((r) => r.currency === currency).map((r) => r.status))];
-        const days = new Map<string, Record<string, number | string>>();
-        for (const r of mine.filter((x) => x.currency === currency)) {
-          const day = days.get(r.day) ?? { day: r.day };
-          day[r.status] = plot(r.amount) ?? 0;
-          day[`${r.status}Exact`] = r.amount;
+        const ofCurrency = mine.filter((r) => r.currency === currency);
+        const series: Series[] = [...new Set(ofCurrency.map((r) => r.status))].map((s) => ({
+          key: s,
+          label: s,
+          color: statusColors[s] ?? "#71717a",
+        }));
+        const days = new Map<string, Datum>();
+        for (const r of ofCurrency) {
+          const day = days.get(r.day) ?? { x: r.day, values: {}, exact: {} };
+          day.values[r.status] = plot(r.amount) ?? 0;
+          day.exact![r.status] = `${r.amount} ${currency}`;
           days.set(r.day, day);
         }
         return (
@@ -160,27 +134,7 @@ function Volume({ rows, type }: { rows: VolumeRow[]; type: "payIn" | "payOut" })
             title={`${label}: daily volume by status (${currency})`}
             testId={`chart-volume-${type}`}
           >
-            <BarChart data={[...days.values()]}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="day" tick={{ fontSize: 11 }} />
-              <YAxis tick={{ fontSize: 11 }} width={70} />
-              <Tooltip
-                formatter={(_v, name, item) => [
-                  String((item.payload as Record<string, string>)[`${String(name)}Exact`] ?? ""),
-                  String(name),
-                ]}
-              />
-              <Legend />
-              {statuses.map((s) => (
-                <Bar
-                  key={s}
-                  dataKey={s}
-                  stackId="status"
-                  fill={statusColors[s] ?? "#71717a"}
-                  isAnimationActive={false}
-                />
-              ))}
-            </BarChart>
+            <StackedBarSvgChart data={[...days.values()]} series={series} />
           </ChartBox>
         );
       })}
@@ -188,28 +142,19 @@ function Volume({ rows, type }: { rows: VolumeRow[]; type: "payIn" | "payOut" })
   );
 }
 
+const typeSeries: Series[] = [
+  { key: "payIn", label: "pay-ins", color: "#059669" },
+  { key: "payOut", label: "pay-outs", color: "#4f46e5" },
+];
+
 function byDay<T extends { day: string; typeOperation: string }>(rows: T[], value: (r: T) => number | null) {
-  const days = new Map<string, Record<string, number | string | null>>();
+  const days = new Map<string, Datum>();
   for (const r of rows) {
-    const day = days.get(r.day) ?? { day: r.day };
-    day[r.typeOperation] = value(r);
+    const day = days.get(r.day) ?? { x: r.day, values: { payIn: null, payOut: null } };
+    day.values[r.typeOperation] = value(r);
     days.set(r.day, day);
   }
   return [...days.values()];
-}
-
-function TypeLines({ unit }: { unit: string }) {
-  return (
-    <>
-      <CartesianGrid strokeDasharray="3 3" />
-      <XAxis dataKey="day" tick={{ fontSize: 11 }} />
-      <YAxis tick={{ fontSize: 11 }} width={50} unit={unit} />
-      <Tooltip />
-      <Legend />
-      <Line dataKey="payIn" name="pay-ins" stroke="#059669" connectNulls isAnimationActive={false} />
-      <Line dataKey="payOut" name="pay-outs" stroke="#4f46e5" connectNulls isAnimationActive={false} />
-    </>
-  );
 }
 
 export default function BalanceCharts({ data }: { data: ChartsData }) {
@@ -224,18 +169,20 @@ export default function BalanceCharts({ data }: { data: ChartsData }) {
         <Empty title="Success rate" />
       ) : (
         <ChartBox title="Success rate of final operations (%)" testId="chart-success-rate">
-          <LineChart data={byDay(data.successRate, (r) => plot(r.rate))}>
-            {TypeLines({ unit: "%" })}
-          </LineChart>
+          <LineSvgChart data={byDay(data.successRate, (r) => plot(r.rate))} series={typeSeries} unit="%" />
         </ChartBox>
       )}
       {data.timeToFinal.length === 0 ? (
         <Empty title="Median time to a final status" />
       ) : (
         <ChartBox title="Median time to a final status (minutes)" testId="chart-time-to-final">
-          <LineChart data={byDay(data.timeToFinal, (r) => (plot(r.medianSeconds) ?? 0) / 60)}>
-            {TypeLines({ unit: "" })}
-          </LineChart>
+          <LineSvgChart
+            data={byDay(data.timeToFinal, (r) => {
+              const seconds = plot(r.medianSeconds);
+              return seconds === null ? null : Math.round((seconds / 60) * 10) / 10;
+            })}
+            series={typeSeries}
+          />
         </ChartBox>
       )}
     </div>

@@ -7,6 +7,7 @@ import { resolvePendingIntent } from "@/lib/operations/create-once";
 import { flagStuckOperations } from "@/lib/operations/stuck";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runReconciliation } from "@/lib/reconcile/run";
+import { pruneExpiredRecords } from "@/lib/retention/prune";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
 import { submitLostApprovals, syncSubmittingPayouts } from "@/lib/payouts/submit";
 import { getSettings } from "@/lib/settings/settings";
@@ -26,6 +27,7 @@ export function jobHandlers(platform: PlatformClient): Record<JobName, () => Pro
       lostApprovals: await submitLostApprovals(platform),
       settled: await syncSubmittingPayouts(platform),
     }),
+    retention: () => pruneExpiredRecords(),
     pendingIntents: async () => {
       const pending = await getDb().creationIntent.findMany({
         where: { state: "pending", updatedAt: { lt: new Date(Date.now() - PENDING_INTENT_AGE_MS) } },

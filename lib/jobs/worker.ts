@@ -1,13 +1,29 @@
 import "server-only";
+import pg from "pg";
 import PgBoss from "pg-boss";
-import { getDatabaseUrl } from "@/lib/env";
+import { getDatabaseUrl, getEnv } from "@/lib/env";
 import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
-import { jobs, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
+import { jobs, MAINTENANCE_INTERVAL_SECONDS, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
 import { getLog } from "@/lib/log";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { processPendingWebhooks } from "@/lib/webhooks/process";
 
-export type Worker = { stop: () => Promise<void>; boss: PgBoss };
+// Held while a worker creates its queues and schedules: pg-boss creates a table per queue, and two workers
+// doing that at once on a fresh database deadlock (seen starting a Procfile with worker=2).
+const SETUP_LOCK = 7_370_002;
+
+async function whileHoldingSetupLock(fn: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: getDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [SETUP_LOCK]);
+    await fn();
+  } finally {
+    await client.end(); // ends the session, which releases the lock
+  }
+}
+
+export type Worker = { stop: (timeoutMs?: number) => Promise<void>; boss: PgBoss };
 
 const IDLE_POLL_MS = 250;
 // On-demand jobs (a pay-out to submit) are picked up within half a second, several at a time per
@@ -23,32 +39,43 @@ const TASK_CONCURRENCY = 4;
 export async function startWorker(options: { webhookLoops?: number } = {}): Promise<Worker> {
   const log = getLog().child({ component: "worker" });
   const platform = getPlatformClient();
-  const boss = new PgBoss({ connectionString: getDatabaseUrl(), schema: "pgboss" });
+  const boss = new PgBoss({
+    connectionString: getDatabaseUrl(),
+    schema: "pgboss",
+    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+  });
   boss.on("error", (error) => log.error({ err: error }, "pg-boss error"));
   await boss.start();
 
+  const jobEntries = Object.entries(jobs) as [JobName, (typeof jobs)[JobName]][];
+  const taskEntries = Object.entries(tasks) as [TaskName, (typeof tasks)[TaskName]][];
+  await whileHoldingSetupLock(async () => {
+    for (const [, job] of jobEntries) {
+      const queueOptions = {
+        name: job.queue,
+        policy: "singleton",
+        retryLimit: 2,
+        expireInSeconds: job.expireInSeconds,
+      } as const;
+      // createQueue leaves an existing queue as it was: update it so changed options reach old installs.
+      await boss.createQueue(job.queue, queueOptions);
+      await boss.updateQueue(job.queue, queueOptions);
+      await boss.schedule(job.queue, job.cron, {}, { tz: "UTC" });
+    }
+    for (const [, { queue, ...options }] of taskEntries)
+      await boss.createQueue(queue, { name: queue, ...options });
+  });
+
   const handlers = jobHandlers(platform);
-  for (const [name, job] of Object.entries(jobs) as [JobName, (typeof jobs)[JobName]][]) {
-    await boss.createQueue(job.queue, {
-      name: job.queue,
-      policy: "singleton",
-      retryLimit: 2,
-      expireInSeconds: 3600,
-    });
-    await boss.schedule(job.queue, job.cron, {}, { tz: "UTC" });
+  for (const [name, job] of jobEntries) {
     await boss.work(job.queue, async () => {
       const started = Date.now();
       const result = await handlers[name]();
       log.info({ job: name, ms: Date.now() - started, result }, "job done");
     });
   }
-
   const onDemand = taskHandlers(platform);
-  for (const [name, { queue, ...options }] of Object.entries(tasks) as [
-    TaskName,
-    (typeof tasks)[TaskName],
-  ][]) {
-    await boss.createQueue(queue, { name: queue, ...options });
+  for (const [name, { queue }] of taskEntries) {
     for (let i = 0; i < TASK_CONCURRENCY; i++) {
       await boss.work(queue, { pollingIntervalSeconds: TASK_POLL_SECONDS }, async ([job]) => {
         if (!job) return;
@@ -74,14 +101,20 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
       }
     }
   };
-  const loops = Array.from({ length: options.webhookLoops ?? 2 }, () => loop());
+  // Each loop claims one delivery at a time and waits for its read-back: the platform's latency, not this
+  // process's CPU, bounds a loop, so a worker runs several.
+  const loops = Array.from({ length: options.webhookLoops ?? getEnv().WEBHOOK_PROCESSING_CONCURRENCY }, () =>
+    loop(),
+  );
 
   return {
     boss,
-    stop: async () => {
+    // Webhook loops finish their batch; jobs in progress get up to timeoutMs to finish, then are left
+    // to expire and be retried by another worker.
+    stop: async (timeoutMs = 20_000) => {
       running = false;
       await Promise.all(loops);
-      await boss.stop({ graceful: true, wait: true });
+      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
     },
   };
 }

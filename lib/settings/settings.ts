@@ -31,6 +31,12 @@ export const settingsSchema = z.object({
   nearDuplicateTolerancePercent: z.string().nullable(),
   /** Minutes a difference between the ledger and GET /balance may last before it counts (lib/ledger/proof.ts). */
   balanceDifferenceMinutes: z.number().int().positive(),
+  // Retention (lib/retention): days a platform call record and a webhook body are kept; failed calls
+  // and refused webhooks (what support digs into later) longer.
+  apiCallRetentionDays: z.number().int().positive(),
+  failedApiCallRetentionDays: z.number().int().positive(),
+  webhookRetentionDays: z.number().int().positive(),
+  refusedWebhookRetentionDays: z.number().int().positive(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -54,6 +60,10 @@ function defaults(): Settings {
     autoApproveRecipientDailySum: null,
     nearDuplicateTolerancePercent: "1",
     balanceDifferenceMinutes: 10,
+    apiCallRetentionDays: 90,
+    failedApiCallRetentionDays: 365,
+    webhookRetentionDays: 90,
+    refusedWebhookRetentionDays: 365,
   };
 }
 
@@ -86,11 +96,11 @@ function isCidr(value: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-/** A whole number of minutes within bounds: a number, or the digits typed in the form ("1e3", "1.5", " " are refused). */
-function wholeMinutes(min: number, max: number, maxInWords: string) {
-  const tooMany = `At most ${max} minutes (${maxInWords}).`;
+/** A whole number of minutes (or days) within bounds: a number, or the digits typed in the form ("1e3", "1.5", " " are refused). */
+function wholeMinutes(min: number, max: number, maxInWords: string, unit: "minute" | "day" = "minute") {
+  const tooMany = `At most ${max} ${unit}s (${maxInWords}).`;
   return z
-    .union([z.number(), z.string()], { error: "Enter a whole number of minutes." })
+    .union([z.number(), z.string()], { error: `Enter a whole number of ${unit}s.` })
     .transform((v, ctx): number => {
       const fail = (message: string) => {
         ctx.addIssue({ code: "custom", message });
@@ -99,12 +109,12 @@ function wholeMinutes(min: number, max: number, maxInWords: string) {
       let n = v;
       if (typeof n === "string") {
         const t = n.trim();
-        if (!/^\d+$/.test(t)) return fail("Enter a whole number of minutes, digits only.");
+        if (!/^\d+$/.test(t)) return fail(`Enter a whole number of ${unit}s, digits only.`);
         if (t.length > 9) return fail(tooMany);
         n = Number(t);
       }
-      if (!Number.isInteger(n)) return fail("Enter a whole number of minutes.");
-      if (n < min) return fail(`At least ${min} minute${min === 1 ? "" : "s"}.`);
+      if (!Number.isInteger(n)) return fail(`Enter a whole number of ${unit}s.`);
+      if (n < min) return fail(`At least ${min} ${unit}${min === 1 ? "" : "s"}.`);
       if (n > max) return fail(tooMany);
       return n;
     });
@@ -171,6 +181,10 @@ export const settingValueSchemas = {
   autoApproveRecipientDailySum: thresholdSchema.nullable(),
   nearDuplicateTolerancePercent: percentSchema.nullable(),
   balanceDifferenceMinutes: wholeMinutes(1, 10_080, "one week"),
+  apiCallRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  failedApiCallRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  webhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  refusedWebhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {

@@ -199,7 +199,7 @@ async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> 
   }
 }
 
-async function startSandboxProcess(): Promise<{ url: string; token: string; stop: () => void }> {
+export async function startSandboxProcess(): Promise<{ url: string; token: string; stop: () => void }> {
   const child = fork(path.join(import.meta.dirname, "sandbox-process.ts"), [], {
     execArgv: ["--import", "tsx"],
     stdio: "ignore",

@@ -1,4 +1,4 @@
-// npm run bench [-- sandbox integration console]: prints a table and writes bench-results/<time>.json.
+// npm run bench [-- sandbox integration processing console retention]: prints a table and writes bench-results/<time>.json.
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -11,10 +11,12 @@ import { seedDemoUsers } from "../../scripts/lib/demo-users";
 import { signIn, startApp } from "./app-server";
 import { benchConsole } from "./console";
 import { benchIntegration } from "./integration";
+import { benchProcessing } from "./processing";
+import { benchRetention } from "./retention";
 import { benchSandbox, type BenchFigure } from "./sandbox";
 import { benchStatements } from "./statements";
 
-const all = ["sandbox", "integration", "console", "statements"] as const;
+const all = ["sandbox", "integration", "processing", "console", "statements", "retention"] as const;
 type Section = (typeof all)[number];
 const chosen = process.argv.slice(2).filter((a) => (all as readonly string[]).includes(a)) as Section[];
 const sections: readonly Section[] = chosen.length ? chosen : all;
@@ -60,6 +62,15 @@ async function main() {
         const url = await database(pgServer.url, "bench_integration");
         figures.push(...(await benchIntegration({ databaseUrl: url, appEnv: pointAtDatabase(url) })));
       }
+      if (section === "processing") {
+        const url = await database(pgServer.url, "bench_processing");
+        figures.push(...(await benchProcessing({ databaseUrl: url, appEnv: pointAtDatabase(url) })));
+      }
+      if (section === "retention") {
+        const url = await database(pgServer.url, "bench_retention");
+        pointAtDatabase(url);
+        figures.push(...(await benchRetention({ databaseUrl: url })));
+      }
       if (section === "console") {
         const url = await database(pgServer.url, "bench_console");
         const env = pointAtDatabase(url);
@@ -67,8 +78,15 @@ async function main() {
         const app = await startApp(env);
         try {
           const cookie = await signIn(app.url, "finance@paydesk.local", "paydesk-finance-demo");
+          const adminCookie = await signIn(app.url, "admin@paydesk.local", "paydesk-admin-demo");
           figures.push(
-            ...(await benchConsole({ databaseUrl: url, baseUrl: app.url, cookie, serverPid: app.pid })),
+            ...(await benchConsole({
+              databaseUrl: url,
+              baseUrl: app.url,
+              cookie,
+              adminCookie,
+              serverPid: app.pid,
+            })),
           );
         } finally {
           await app.stop();

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { BalanceCard } from "@/components/balance/balance-card";
+import BalanceCharts from "@/components/balance/charts";
 import { Movements } from "@/components/balance/movements";
 import { ProofCard } from "@/components/balance/proof-card";
 import { can } from "@/lib/auth/permissions";
-import { ChartsLazy } from "@/components/balance/charts-lazy";
 import { requirePagePermission } from "@/lib/auth/session";
 import { currentBalance } from "@/lib/charts/current-balance";
 import {
@@ -82,7 +82,7 @@ export default async function BalancePage({
         ))}
         <span className="self-center text-xs text-zinc-500">Days in {tz}.</span>
       </nav>
-      <ChartsLazy
+      <BalanceCharts
         data={{
           balance: history,
           ledger: { currency: shown?.currencyBalance ?? null, days: ledgerDays },

@@ -166,6 +166,31 @@ export default async function SettingsPage() {
         />
       </Card>
 
+      <Card title="Data retention">
+        <SettingForm
+          settingKey="apiCallRetentionDays"
+          label="Keep platform call records for (days)"
+          hint="7 to 3650. Calls of pay-outs, of operations with open drift or audited actions are never deleted."
+          initial={String(visible.apiCallRetentionDays)}
+        />
+        <SettingForm
+          settingKey="failedApiCallRetentionDays"
+          label="Keep failed platform calls for (days)"
+          initial={String(visible.failedApiCallRetentionDays)}
+        />
+        <SettingForm
+          settingKey="webhookRetentionDays"
+          label="Keep webhook bodies for (days)"
+          hint="Webhooks not yet processed are never deleted."
+          initial={String(visible.webhookRetentionDays)}
+        />
+        <SettingForm
+          settingKey="refusedWebhookRetentionDays"
+          label="Keep refused or failed webhooks for (days)"
+          initial={String(visible.refusedWebhookRetentionDays)}
+        />
+      </Card>
+
       <Card title="Sessions">
         <SettingForm
           settingKey="sessionLifetimeMinutes"

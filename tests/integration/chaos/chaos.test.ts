@@ -111,6 +111,8 @@ beforeAll(async () => {
     // Sandbox, receiver, worker and test share one Node process here, so a busy moment delays every
     // answer; the 5 s answer time of the receiver is measured in \`npm run bench\` instead.
     webhookTimeoutMs: 20_000,
+    // every delivery stays in the log (default 5,000), so that "0 lost events" covers all of them
+    webhookLogCapacity: 1_000_000,
   });
   platform = clientFor(sandbox).platform;
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;

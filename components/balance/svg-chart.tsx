@@ -1,0 +1,190 @@
+// Small SVG charts for the balance page: lines (optionally stepped) and stacked bars over a category axis,
+// with a grid, axis labels, a legend and a native tooltip (<title>) carrying the exact value text. They
+// replace a charting library that alone weighed about 110 kB gzip on the page's first load.
+// Values are JS numbers for drawing only; the tooltips show the exact strings they came from.
+
+export type Series = { key: string; label: string; color: string };
+export type Datum = { x: string; values: Record<string, number | null>; exact?: Record<string, string> };
+
+// Drawn in a 640-unit-wide box (or 1280 for a chart across the page), scaled to the container's width.
+const H = 240;
+const PAD = { left: 64, right: 12, top: 10, bottom: 28 };
+const plotH = H - PAD.top - PAD.bottom;
+const plotWidth = (W: number) => W - PAD.left - PAD.right;
+
+/** Round bounds and ~4 ticks for the value axis. */
+function valueTicks(min: number, max: number): number[] {
+  if (min === max) {
+    min = min === 0 ? 0 : min * 0.9;
+    max = max === 0 ? 1 : max * 1.1;
+  }
+  const raw = (max - min) / 4;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
+  const first = Math.floor(min / step) * step;
+  const ticks: number[] = [];
+  for (let v = first; v <= max + step / 2; v += step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 2 });
+
+function Frame({
+  W,
+  data,
+  ticks,
+  y,
+  unit,
+  children,
+}: {
+  W: number;
+  data: Datum[];
+  ticks: number[];
+  y: (v: number) => number;
+  unit: string;
+  children: React.ReactNode;
+}) {
+  const every = Math.max(1, Math.ceil(data.length / (W / 80)));
+  const step = plotWidth(W) / Math.max(1, data.length);
+  return (
+    <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" fontSize={11}>
+      {ticks.map((t) => (
+        <g key={t}>
+          <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke="#d4d4d8" strokeDasharray="3 3" />
+          <text x={PAD.left - 6} y={y(t)} dy="0.32em" textAnchor="end" fill="#71717a">
+            {compact.format(t)}
+            {unit}
+          </text>
+        </g>
+      ))}
+      {data.map((d, i) =>
+        i % every === 0 ? (
+          <text key={d.x} x={PAD.left + step * (i + 0.5)} y={H - 8} textAnchor="middle" fill="#71717a">
+            {d.x.length > 10 ? d.x.slice(5, 16).replace("T", " ") : d.x.slice(5)}
+          </text>
+        ) : null,
+      )}
+      {children}
+    </svg>
+  );
+}
+
+function Legend({ series }: { series: Series[] }) {
+  return (
+    <ul className="flex flex-wrap gap-3 text-xs text-zinc-600 dark:text-zinc-400">
+      {series.map((s) => (
+        <li key={s.key} className="flex items-center gap-1">
+          <span className="inline-block size-2.5 rounded-sm" style={{ background: s.color }} />
+          {s.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function scale(values: number[], floorAtZero: boolean) {
+  const min = floorAtZero ? Math.min(0, ...values) : Math.min(...values);
+  const ticks = valueTicks(min, Math.max(...values, min));
+  const lo = ticks[0]!;
+  const hi = ticks[ticks.length - 1]!;
+  const y = (v: number) => PAD.top + plotH - ((v - lo) / (hi - lo || 1)) * plotH;
+  return { ticks, y };
+}
+
+const tooltip = (d: Datum, s: Series, unit: string) =>
+  `${d.x} · ${s.label}: ${d.exact?.[s.key] ?? d.values[s.key]}${unit}`;
+
+export function LineSvgChart({
+  data,
+  series,
+  unit = "",
+  step = false,
+  legend = true,
+  wide = false,
+}: {
+  data: Datum[];
+  series: Series[];
+  unit?: string;
+  step?: boolean;
+  legend?: boolean;
+  /** Spans the page: drawn twice as wide so that text keeps its size. */
+  wide?: boolean;
+}) {
+  const W = wide ? 1280 : 640;
+  const values = data.flatMap((d) => series.map((s) => d.values[s.key])).filter((v) => v !== null);
+  const { ticks, y } = scale(values as number[], false);
+  const xStep = plotWidth(W) / Math.max(1, data.length);
+  const x = (i: number) => PAD.left + xStep * (i + 0.5);
+  return (
+    <div className="space-y-1">
+      <Frame W={W} data={data} ticks={ticks} y={y} unit={unit}>
+        {series.map((s) => {
+          // nulls are skipped (the line connects across them)
+          const points = data.flatMap((d, i) => {
+            const v = d.values[s.key];
+            return v === null || v === undefined ? [] : [{ i, v, d }];
+          });
+          const path = points
+            .map((p, k) => {
+              const prev = points[k - 1];
+              if (!prev) return `M${x(p.i)},${y(p.v)}`;
+              return step ? `H${x(p.i)}V${y(p.v)}` : `L${x(p.i)},${y(p.v)}`;
+            })
+            .join("");
+          return (
+            <g key={s.key}>
+              <path d={path} fill="none" stroke={s.color} strokeWidth={1.5} />
+              {points.map((p) => (
+                <circle key={p.i} cx={x(p.i)} cy={y(p.v)} r={points.length > 60 ? 1.5 : 3} fill={s.color}>
+                  <title>{tooltip(p.d, s, unit)}</title>
+                </circle>
+              ))}
+            </g>
+          );
+        })}
+      </Frame>
+      {legend && <Legend series={series} />}
+    </div>
+  );
+}
+
+export function StackedBarSvgChart({ data, series }: { data: Datum[]; series: Series[] }) {
+  const W = 640;
+  const totals = data.map((d) => series.reduce((sum, s) => sum + (d.values[s.key] ?? 0), 0));
+  const { ticks, y } = scale(totals, true);
+  const xStep = plotWidth(W) / Math.max(1, data.length);
+  const barW = Math.max(2, xStep * 0.7);
+  return (
+    <div className="space-y-1">
+      <Frame W={W} data={data} ticks={ticks} y={y} unit="">
+        {data.map((d, i) => {
+          let base = 0;
+          return (
+            <g key={d.x}>
+              {series.map((s) => {
+                const v = d.values[s.key] ?? 0;
+                if (v === 0) return null;
+                const top = base + v;
+                const rect = (
+                  <rect
+                    key={s.key}
+                    x={PAD.left + xStep * i + (xStep - barW) / 2}
+                    y={y(top)}
+                    width={barW}
+                    height={Math.max(0.5, y(base) - y(top))}
+                    fill={s.color}
+                  >
+                    <title>{tooltip(d, s, "")}</title>
+                  </rect>
+                );
+                base = top;
+                return rect;
+              })}
+            </g>
+          );
+        })}
+      </Frame>
+      <Legend series={series} />
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+// `npm run bench -- processing`: webhook processing, sustained. 500 events/s for 60 s (half of them final
+// statuses that need a read-back from the platform) into the production webhook receiver
+// (scripts/server.ts, the code `npm start` runs, here with --webhooks-only so no build is needed), with
+// 1 and then 2 worker processes (scripts/worker.ts). The platform answers read-backs after
+// BENCH_READBACK_LATENCY_MS (default 20 ms): the remote platform's latency is what bounds a worker.
+// Measured: processed events/s, inbox lag p50/p99 (received → processed), worker CPU, lost events.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import { freePort } from "../../scripts/lib/embedded-postgres";
+import { projectRoot } from "../../scripts/lib/database";
+import { startSandboxProcess } from "./integration";
+import type { BenchFigure } from "./sandbox";
+
+const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 500);
+const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 60);
+const READBACK_LATENCY_MS = Number(process.env.BENCH_READBACK_LATENCY_MS ?? 20);
+const DRAIN_LIMIT_MS = 120_000;
+const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+type WireOperation = Record<string, unknown> & { id: string; status: string; dateUpdated: string | null };
+
+function tsxProcess(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", path.join(projectRoot, script), ...args],
+    { cwd: projectRoot, env: { ...env, NODE_ENV: "production" }, stdio: "ignore" },
+  );
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+async function cpuSeconds(pid: number | undefined): Promise<number> {
+  if (!pid) return 0;
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
+}
+
+async function seededOperations(url: string, token: string, count: number): Promise<WireOperation[]> {
+  const control = (p: string, body: unknown) =>
+    fetch(`${url}/__sandbox${p}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  await control("/seed", { merchant: "demo", count, days: 1, seed: 7 });
+  const found: WireOperation[] = [];
+  for (let skip = 0; found.length < count; skip += 1000) {
+    const res = await fetch(`${url}/operation/operation/list`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ skip, take: 1000 }),
+    });
+    const page = (await res.json()) as { data: WireOperation[] };
+    if (page.data.length === 0) break;
+    found.push(...page.data);
+  }
+  return found;
+}
+
+/** Half final events (read back), half in-progress events of other operations (applied from the body). */
+function events(operations: WireOperation[], total: number): string[] {
+  const finals = operations.filter((op) => op.status === "success" || op.status === "failed");
+  const others = operations.filter((op) => !finals.includes(op));
+  const bodies: string[] = [];
+  for (let i = 0; i < total; i++) {
+    const final = i % 2 === 0;
+    const pool = final ? finals : others.length > 0 ? others : finals;
+    const op = pool[Math.floor(i / 2) % pool.length]!;
+    const data = final ? op : { ...op, status: "in_progress" };
+    bodies.push(JSON.stringify({ status: "Success", traceID: randomUUID(), data }));
+  }
+  return bodies;
+}
+
+async function resetInbox(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`TRUNCATE "WebhookDelivery", "OperationStatusChange", "Operation" CASCADE`);
+  await client.end();
+}
+
+async function run(ctx: {
+  databaseUrl: string;
+  env: NodeJS.ProcessEnv;
+  webhookUrl: string;
+  bodies: string[];
+  workers: number;
+}): Promise<BenchFigure[]> {
+  await resetInbox(ctx.databaseUrl);
+  const workers = Array.from({ length: ctx.workers }, () => tsxProcess("scripts/worker.ts", [], ctx.env));
+  await new Promise((r) => setTimeout(r, 8_000)); // workers started, pg-boss schema ready
+  const cpuBefore = await Promise.all(workers.map((w) => cpuSeconds(w.pid)));
+  const perTick = RATE / 100;
+  let sent = 0;
+  let failed = 0;
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  for (let tick = 0; tick < SECONDS * 100; tick++) {
+    const due = started + tick * 10;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    for (let k = 0; k < perTick; k++) {
+      const body = ctx.bodies[sent++ % ctx.bodies.length]!;
+      const p = fetch(ctx.webhookUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      })
+        .then((res) => {
+          if (!res.ok) failed++;
+          return res.arrayBuffer();
+        })
+        .then(
+          () => undefined,
+          () => void failed++,
+        );
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    }
+  }
+  await Promise.all(inFlight);
+  const sendSeconds = (performance.now() - started) / 1000;
+  const client = new pg.Client({ connectionString: ctx.databaseUrl });
+  await client.connect();
+  const drainStarted = Date.now();
+  for (;;) {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM "WebhookDelivery" WHERE outcome = 'received'`,
+    );
+    if (Number(rows[0]?.n) === 0 || Date.now() - drainStarted > DRAIN_LIMIT_MS) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const cpuAfter = await Promise.all(workers.map((w) => cpuSeconds(w.pid)));
+  const { rows } = await client.query<{
+    stored: string;
+    pending: string;
+    processed_in_window: string;
+    p50: number;
+    p99: number;
+    span: number;
+    finals: string;
+  }>(
+    `SELECT count(*) AS stored,
+            count(*) FILTER (WHERE outcome = 'received') AS pending,
+            count(*) FILTER (WHERE "processedAt" <= min_at + make_interval(secs => $1)) AS processed_in_window,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM "processedAt" - "receivedAt")) AS p50,
+            percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM "processedAt" - "receivedAt")) AS p99,
+            extract(epoch FROM max("processedAt") - min("receivedAt")) AS span,
+            count(*) FILTER (WHERE "readBackTraceID" IS NOT NULL) AS finals
+     FROM "WebhookDelivery", (SELECT min("receivedAt") AS min_at FROM "WebhookDelivery") m`,
+    [SECONDS],
+  );
+  await client.end();
+  await Promise.all(
+    workers.map(
+      (w) =>
+        new Promise<void>((resolve) =>
+          w.exitCode !== null ? resolve() : (w.once("exit", () => resolve()), w.kill("SIGTERM")),
+        ),
+    ),
+  );
+  const r = rows[0]!;
+  const stored = Number(r.stored);
+  const lost = sent - failed - stored;
+  const cpu = cpuAfter.reduce((s, c, i) => s + c - (cpuBefore[i] ?? 0), 0);
+  const label = `${ctx.workers} worker${ctx.workers > 1 ? "s" : ""}`;
+  const p99 = round(Number(r.p99), 2);
+  return [
+    {
+      name: `processing (${label}): events sent at ${RATE}/s for ${SECONDS} s (${round(sendSeconds)} s actual), stored, refused`,
+      value: stored,
+      unit: `stored of ${sent} (${failed} refused, ${lost} lost)`,
+      goal: "0 lost",
+      ok: lost === 0 && failed === 0,
+    },
+    {
+      name: `processing (${label}): processed events/s (${r.finals} read back; all ${stored - Number(r.pending)} in ${round(Number(r.span))} s)`,
+      value: round((stored - Number(r.pending)) / Math.max(Number(r.span), SECONDS)),
+      unit: "events/s",
+    },
+    {
+      name: `processing (${label}): inbox lag received → processed, p99 (p50 ${round(Number(r.p50), 2)} s)`,
+      value: p99,
+      unit: "s",
+      goal: "<= 2 s",
+      ok: p99 <= 2 && Number(r.pending) === 0,
+    },
+    {
+      name: `processing (${label}): worker CPU while sending and draining`,
+      value: round((cpu / (sendSeconds + (Date.now() - drainStarted) / 1000)) * 100),
+      unit: "% of one core (sum over workers)",
+    },
+  ];
+}
+
+export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS.ProcessEnv }) {
+  const sandbox = await startSandboxProcess();
+  const port = await freePort();
+  let web: ChildProcess | undefined;
+  try {
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ latencyMs: READBACK_LATENCY_MS }),
+    });
+    const bodies = events(await seededOperations(sandbox.url, sandbox.token, 20_000), RATE * SECONDS);
+    const env = {
+      ...ctx.appEnv,
+      PLATFORM_BASE_URL: sandbox.url,
+      PLATFORM_TOKEN: sandbox.token,
+      DATABASE_POOL_SIZE: "10",
+      LOG_LEVEL: "warn",
+    };
+    web = tsxProcess(
+      "scripts/server.ts",
+      ["--webhooks-only", "--port", String(port), "--hostname", "127.0.0.1"],
+      env,
+    );
+    for (let i = 0; i < 120; i++) {
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const webhookUrl = `http://127.0.0.1:${port}/api/webhooks/platform`;
+    const figures: BenchFigure[] = [
+      {
+        name: "processing: platform read-back latency (sandbox fault)",
+        value: READBACK_LATENCY_MS,
+        unit: "ms",
+      },
+    ];
+    for (const workers of [1, 2]) {
+      console.log(`[bench] processing: ${workers} worker(s) ...`);
+      figures.push(...(await run({ databaseUrl: ctx.databaseUrl, env, webhookUrl, bodies, workers })));
+    }
+    return figures;
+  } finally {
+    web?.kill("SIGTERM");
+    sandbox.stop();
+  }
+}

@@ -1,0 +1,36 @@
+// Several workers starting at the same moment on a fresh database (a Procfile with worker=2, a rolling
+// restart): each creates pg-boss's queues and schedules; without the setup lock they deadlock and the
+// loser exits.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { jobs } from "@/lib/queue/queues";
+import { startWorker, type Worker } from "@/lib/jobs/worker";
+import { isolateDatabase } from "../../support/database";
+
+let restore: () => Promise<void>;
+beforeAll(async () => {
+  restore = await isolateDatabase();
+});
+afterAll(async () => restore());
+
+describe("worker start-up", () => {
+  it("four workers started at once on a fresh database all start, with each job's expiry", async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, () => startWorker({ webhookLoops: 0 })),
+    );
+    const started = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    await Promise.all(started.map((w: Worker) => w.stop(1_000)));
+    expect(
+      results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)),
+    ).toEqual([]);
+    const queues = await getDb().$queryRawUnsafe<{ name: string; expire_seconds: number }[]>(
+      `SELECT name, expire_seconds FROM pgboss.queue`,
+    );
+    for (const job of Object.values(jobs))
+      expect(queues.find((q) => q.name === job.queue)?.expire_seconds).toBe(job.expireInSeconds);
+    const [locks] = await getDb().$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'`,
+    );
+    expect(Number(locks?.n)).toBe(0);
+  }, 120_000);
+});

@@ -1,0 +1,211 @@
+// Retention of ApiCall and WebhookDelivery: old rows go in bounded batches, failed calls and refused
+// webhooks stay longer, and rows that an open drift item, a pay-out, an audit entry or the inbox still
+// needs are never deleted, whatever their age.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import type { Settings } from "@/lib/settings/settings";
+import { forgetCachedSettings, getSettings } from "@/lib/settings/settings";
+import { pruneExpiredRecords } from "@/lib/retention/prune";
+import { createStaff, insertOperations } from "../../support/mirror";
+import { isolateDatabase } from "../../support/database";
+
+const DAY = 24 * 60 * 60 * 1000;
+const now = new Date("2026-06-01T00:00:00Z");
+const daysAgo = (d: number) => new Date(now.getTime() - d * DAY);
+
+let restore: () => Promise<void>;
+let settings: Settings;
+beforeAll(async () => {
+  restore = await isolateDatabase();
+  forgetCachedSettings();
+  settings = await getSettings();
+});
+afterAll(async () => restore());
+beforeEach(async () => {
+  const db = getDb();
+  await db.apiCall.deleteMany();
+  await db.webhookDelivery.deleteMany();
+});
+
+type CallRow = {
+  tag: string;
+  at: Date;
+  ok?: boolean;
+  operationId?: string;
+  idTransactionMerchant?: string;
+  traceID?: string;
+};
+
+async function calls(rows: CallRow[]) {
+  await getDb().apiCall.createMany({
+    data: rows.map((r) => ({
+      startedAt: r.at,
+      method: "GET",
+      path: `/test/${r.tag}`,
+      httpStatus: r.ok === false ? 502 : 200,
+      envelopeStatus: r.ok === false ? null : "Success",
+      error: r.ok === false ? "upstream 502" : null,
+      latencyMs: 5,
+      traceID: r.traceID ?? `trace-${r.tag}`,
+      operationId: r.operationId ?? null,
+      idTransactionMerchant: r.idTransactionMerchant ?? null,
+    })),
+  });
+}
+
+async function remainingCalls(): Promise<string[]> {
+  const rows = await getDb().apiCall.findMany({ select: { path: true }, orderBy: { id: "asc" } });
+  return rows.map((r) => r.path.replace("/test/", ""));
+}
+
+describe("retention of platform calls", () => {
+  it("defaults to 90 days, failed calls 365", () => {
+    expect(settings).toMatchObject({
+      apiCallRetentionDays: 90,
+      failedApiCallRetentionDays: 365,
+      webhookRetentionDays: 90,
+      refusedWebhookRetentionDays: 365,
+    });
+  });
+
+  it("deletes successful calls past 90 days and failed ones past 365, keeps the rest", async () => {
+    await calls([
+      { tag: "ok-100d", at: daysAgo(100) },
+      { tag: "ok-89d", at: daysAgo(89) },
+      { tag: "failed-100d", at: daysAgo(100), ok: false },
+      { tag: "failed-400d", at: daysAgo(400), ok: false },
+      { tag: "ok-1d", at: daysAgo(1) },
+    ]);
+    const result = await pruneExpiredRecords({ now, settings });
+    expect(await remainingCalls()).toEqual(["ok-89d", "failed-100d", "ok-1d"]);
+    expect(result.apiCalls).toMatchObject({ deleted: 2, finished: true });
+  });
+
+  it("never deletes calls of a pay-out, of an operation with open drift, or that an audit entry names", async () => {
+    const db = getDb();
+    const [payoutOp, driftOp, resolvedDriftOp, auditedOp, plainOp] = await insertOperations(
+      Array.from({ length: 5 }, () => ({ dateAdded: daysAgo(500), typeOperation: "payOut" as const })),
+    );
+    const maker = await createStaff("finance");
+    await db.payoutRequest.create({
+      data: {
+        idTransactionMerchant: "po-merchant-1",
+        paymentMethod: "toCard",
+        bankName: "Sberbank",
+        recipientNumber: "4276000000000001",
+        recipientName: "A B",
+        amount: "100",
+        clientID: "c",
+        clientIP: "198.51.100.1",
+        clientDateCreated: daysAgo(500),
+        makerId: maker.id,
+        operationId: payoutOp,
+        lastTraceID: "trace-of-payout",
+      },
+    });
+    const run = await db.reconciliationRun.create({ data: { kind: "full", status: "completed" } });
+    await db.driftItem.create({ data: { runId: run.id, operationId: driftOp!, kind: "statusMismatch" } });
+    await db.driftItem.create({
+      data: { runId: run.id, operationId: resolvedDriftOp!, kind: "statusMismatch", state: "resolved" },
+    });
+    await calls([
+      { tag: "payout-op", at: daysAgo(500), operationId: payoutOp },
+      { tag: "payout-merchant-id", at: daysAgo(500), idTransactionMerchant: "po-merchant-1" },
+      { tag: "payout-trace", at: daysAgo(500), traceID: "trace-of-payout" },
+      { tag: "open-drift", at: daysAgo(500), operationId: driftOp },
+      { tag: "resolved-drift", at: daysAgo(500), operationId: resolvedDriftOp },
+      { tag: "audited-op", at: daysAgo(500), operationId: auditedOp },
+      { tag: "audited-call", at: daysAgo(500) },
+      { tag: "plain", at: daysAgo(500), operationId: plainOp },
+    ]);
+    const auditedCall = await db.apiCall.findFirstOrThrow({ where: { path: "/test/audited-call" } });
+    await db.auditLog.createMany({
+      data: [
+        { action: "operation.refresh", targetType: "operation", targetId: auditedOp! },
+        { action: "trace.note", targetType: "apiCall", targetId: auditedCall.id.toString() },
+      ],
+    });
+
+    await pruneExpiredRecords({ now, settings });
+    expect(await remainingCalls()).toEqual([
+      "payout-op",
+      "payout-merchant-id",
+      "payout-trace",
+      "open-drift",
+      "audited-op",
+      "audited-call",
+    ]);
+  });
+
+  it("deletes in batches of the given size and stops at the run's time budget", async () => {
+    await calls(Array.from({ length: 23 }, (_, i) => ({ tag: `old-${i}`, at: daysAgo(200) })));
+    await calls([{ tag: "new", at: daysAgo(2) }]);
+    const result = await pruneExpiredRecords({ now, settings, batchSize: 5 });
+    expect(result.apiCalls).toMatchObject({ deleted: 23, batches: 5, finished: true });
+    expect(await remainingCalls()).toEqual(["new"]);
+
+    await calls(Array.from({ length: 10 }, (_, i) => ({ tag: `later-${i}`, at: daysAgo(200) })));
+    const stopped = await pruneExpiredRecords({ now, settings, batchSize: 5, budgetMs: -1 });
+    expect(stopped.apiCalls).toMatchObject({ deleted: 0, finished: false });
+    expect(await getDb().apiCall.count()).toBe(11);
+  });
+
+  it("follows the settings", async () => {
+    await calls([
+      { tag: "ok-40d", at: daysAgo(40) },
+      { tag: "failed-40d", at: daysAgo(40), ok: false },
+    ]);
+    await pruneExpiredRecords({
+      now,
+      settings: { ...settings, apiCallRetentionDays: 30, failedApiCallRetentionDays: 60 },
+    });
+    expect(await remainingCalls()).toEqual(["failed-40d"]);
+  });
+});
+
+describe("retention of webhook bodies", () => {
+  async function webhook(tag: string, at: Date, outcome: string, extra: { operationId?: string } = {}) {
+    return getDb().webhookDelivery.create({
+      data: {
+        receivedAt: at,
+        headers: {},
+        body: tag,
+        bodyBytes: tag.length,
+        outcome: outcome as "applied",
+        processedAt: outcome === "received" ? null : at,
+        operationId: extra.operationId ?? null,
+      },
+    });
+  }
+  const remaining = async () =>
+    (await getDb().webhookDelivery.findMany({ orderBy: { id: "asc" } })).map((w) => w.body);
+
+  it("deletes processed webhooks past 90 days, refused past 365, never one still in the inbox", async () => {
+    const [driftOp] = await insertOperations([{ dateAdded: daysAgo(500) }]);
+    const db = getDb();
+    const run = await db.reconciliationRun.create({ data: { kind: "full", status: "completed" } });
+    await db.driftItem.create({ data: { runId: run.id, operationId: driftOp!, kind: "amountMismatch" } });
+    await webhook("applied-100d", daysAgo(100), "applied");
+    await webhook("duplicate-100d", daysAgo(100), "duplicate");
+    await webhook("applied-10d", daysAgo(10), "applied");
+    await webhook("rejected-100d", daysAgo(100), "rejected");
+    await webhook("malformed-400d", daysAgo(400), "malformed");
+    await webhook("unprocessed-400d", daysAgo(400), "received");
+    await webhook("open-drift-400d", daysAgo(400), "applied", { operationId: driftOp });
+    const audited = await webhook("reprocessed-400d", daysAgo(400), "applied", { operationId: randomUUID() });
+    await db.auditLog.create({
+      data: { action: "webhook.reprocess", targetType: "webhookDelivery", targetId: audited.id.toString() },
+    });
+
+    const result = await pruneExpiredRecords({ now, settings });
+    expect(await remaining()).toEqual([
+      "applied-10d",
+      "rejected-100d",
+      "unprocessed-400d",
+      "open-drift-400d",
+      "reprocessed-400d",
+    ]);
+    expect(result.webhooks).toMatchObject({ deleted: 3, finished: true });
+  });
+});
