@@ -64,8 +64,12 @@ function startProcess(name: string, script: string, args: string[], env: Record<
   return child;
 }
 
+// The webhook endpoint wants its secret path segment (lib/webhooks/path-secret.ts): the same for every process.
+const PATH_SECRET = "multi-process-chaos-path-secret-0123";
+
 function appEnv(): Record<string, string> {
   return {
+    WEBHOOK_PATH_SECRET: PATH_SECRET,
     DATABASE_URL: process.env.DATABASE_URL!,
     DATABASE_POOL_SIZE: "8",
     PLATFORM_BASE_URL: sandboxUrl,
@@ -96,7 +100,7 @@ function startCreator(name: "a" | "b", progress: { done: number; finished: boole
   const share = {
     indices,
     runId,
-    webhookUrl: `${proxyUrl}/${name}/api/webhooks/platform`,
+    webhookUrl: `${proxyUrl}/${name}/api/webhooks/platform/${PATH_SECRET}`,
     concurrency: 4,
   };
   const child = startProcess(
