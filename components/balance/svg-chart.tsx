@@ -74,7 +74,10 @@ function Legend({ series }: { series: Series[] }) {
     <ul className="flex flex-wrap gap-3 text-xs text-zinc-600 dark:text-zinc-400">
       {series.map((s) => (
         <li key={s.key} className="flex items-center gap-1">
-          <span className="inline-block size-2.5 rounded-sm" style={{ background: s.color }} />
+          {/* an SVG fill, not a style attribute: the Content-Security-Policy refuses inline styles */}
+          <svg className="size-2.5" viewBox="0 0 10 10" aria-hidden="true">
+            <rect width="10" height="10" rx="2" fill={s.color} />
+          </svg>
           {s.label}
         </li>
       ))}
