@@ -76,7 +76,7 @@ function Legend({ series }: { series: Series[] }) {
         <li key={s.key} className="flex items-center gap-1">
           {/* an SVG fill, not a style attribute: the Content-Security-Policy refuses inline styles */}
           <svg className="size-2.5" viewBox="0 0 10 10" aria-hidden="true">
-            <rect width="10" height="10" rx="2" fill={s.color} />
+            <circle cx="5" cy="5" r="5" fill={s.color} />
           </svg>
           {s.label}
         </li>
