@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -18,4 +19,5 @@ const nextConfig: NextConfig = {
   ],
 };
 
-export default nextConfig;
+// next-intl reads its per-request configuration (language, zone, catalogs) from i18n/request.ts.
+export default createNextIntlPlugin("./i18n/request.ts")(nextConfig);

@@ -71,6 +71,8 @@ export const envSchema = z
     TRUSTED_PROXIES: cidrList,
     /** Webhook processing loops per worker process: read-backs in flight at once. */
     WEBHOOK_PROCESSING_CONCURRENCY: positiveInt(8, "a whole number of loops"),
+    /** The language of a user with no saved preference whose browser asks for neither ru nor en. */
+    DEFAULT_LOCALE: z.enum(["ru", "en"], { error: "must be ru or en" }).default("ru"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
     E2E_ERROR_PROBE: z.stringbool({ error: "must be 1 or 0" }).default(false),
   })

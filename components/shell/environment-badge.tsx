@@ -1,12 +1,13 @@
+import { useTranslations } from "next-intl";
+
 /** Shows which platform the console talks to: SANDBOX (the local emulator) or the platform's host. */
 export function EnvironmentBadge({ label }: { label: string }) {
+  const t = useTranslations("shell");
   const sandbox = label === "SANDBOX";
   return (
     <span
       data-testid="environment-badge"
-      title={
-        sandbox ? "Connected to the local platform sandbox: no real money moves" : `Connected to ${label}`
-      }
+      title={sandbox ? t("connectedToSandbox") : t("connectedTo", { host: label })}
       className={`rounded px-2 py-0.5 text-xs font-semibold tracking-wide ${
         sandbox
           ? "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200"

@@ -5,6 +5,9 @@ import type { StaffActor } from "@/lib/audit/log";
 import { authorize, type Denied } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
 import type { StaffUser } from "@/lib/auth/session";
+import { requestPreferences } from "@/lib/i18n/request-locale";
+import { translatorFor } from "@/lib/i18n/server";
+import { parseLocalized } from "@/lib/i18n/validation";
 
 export type InvalidInput = {
   ok: false;
@@ -20,7 +23,7 @@ export type ActionContext = { user: StaffUser; actor: StaffActor };
 
 /**
  * Wraps a server action: loads the session, checks the permission, validates the input with the
- * schema, then runs the handler with the context (user and actor). Denials and invalid input come back
+ * schema (its messages in the user's language), then runs the handler with the context (user and actor). Denials and invalid input come back
  * as typed results.
  */
 export function authorizedAction<S extends z.ZodType, R>(
@@ -32,14 +35,10 @@ export function authorizedAction<S extends z.ZodType, R>(
   return async (input?: unknown) => {
     const auth = await authorize(permission);
     if (!auth.ok) return auth;
-    const parsed = schema.safeParse(input);
+    const parsed = parseLocalized(schema, input, (await requestPreferences()).locale);
     if (!parsed.success) {
-      return {
-        ok: false,
-        code: "invalid",
-        message: "Check the highlighted fields.",
-        fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>,
-      };
+      const t = await translatorFor("common");
+      return { ok: false, code: "invalid", message: t("checkFields"), fieldErrors: parsed.fieldErrors };
     }
     return handler(parsed.data, { user: auth.user, actor: await actorFor(auth.user) });
   };

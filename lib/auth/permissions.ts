@@ -3,6 +3,8 @@ export const roles = ["admin", "finance", "approver", "support"] as const;
 export type Role = (typeof roles)[number];
 
 export const permissions = {
+  // One's own interface language and time zone.
+  "profile.update": ["admin", "finance", "approver", "support"],
   "operations.read": ["admin", "finance", "approver", "support"],
   "operations.refresh": ["admin", "finance", "support"],
   "operations.export": ["admin", "finance"],

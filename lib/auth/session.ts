@@ -4,9 +4,19 @@ import { redirect } from "next/navigation";
 import { auth } from "@/lib/auth/config";
 import { can, type Permission, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
+import { isLocale, type Locale } from "@/lib/i18n/locales";
 import { toPageError } from "@/lib/errors/database";
 
-export type StaffUser = { id: string; email: string; name: string | null; role: Role };
+export type StaffUser = {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  /** The saved interface language; absent or null follows the browser. */
+  locale?: Locale | null;
+  /** The saved IANA time zone; absent or null until the browser's zone is stored. */
+  timeZone?: string | null;
+};
 
 /**
  * The signed-in staff user, read from the database on every request so that disabling a user or
@@ -19,10 +29,26 @@ export const currentUser = cache(async (): Promise<StaffUser | null> => {
   if (!session?.userId) return null;
   const user = await getDb().user.findUnique({
     where: { id: session.userId },
-    select: { id: true, email: true, name: true, role: true, disabledAt: true, sessionVersion: true },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      role: true,
+      locale: true,
+      timeZone: true,
+      disabledAt: true,
+      sessionVersion: true,
+    },
   });
   if (!user || user.disabledAt || user.sessionVersion !== session.sessionVersion) return null;
-  return { id: user.id, email: user.email, name: user.name, role: user.role };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    locale: isLocale(user.locale) ? user.locale : null,
+    timeZone: user.timeZone,
+  };
 });
 
 /** For pages: redirects to sign-in when signed out, and to the forbidden page without the permission. */

@@ -2,21 +2,26 @@
  * The one display formatter for amounts and rates. Client-safe, deterministic (no Intl, no locale
  * data, so server and browser render the same text), never goes through a JS float.
  *
+ * Locales: ru "2 609,78 RUB" (no-break space between groups, decimal comma), en "2,609.78 RUB".
+ *
  * Amounts: grouped thousands, at least `minimumFractionDigits` (2) decimals, and up to
  * `maximumFractionDigits` (4, the platform's precision) when the amount has them. A platform amount
  * (at most 4 decimals) is therefore never rounded for display: 1.875 shows as "1.875", 62.5 as
  * "62.50", 0.0001 as "0.0001". Only computed values with more than 4 decimals are rounded, half up.
  */
+import type { Locale } from "@/lib/i18n/locales";
 import { Decimal, toDecimal } from "./decimal";
 
 export interface NumberFormatOptions {
+  /** The separators of the language; default "en". */
+  locale?: Locale;
   /** Decimals always shown (padded with zeros). */
   minimumFractionDigits?: number;
   /** Decimals shown at most; more are rounded half up. */
   maximumFractionDigits?: number;
-  /** Between thousands groups; default a no-break space. */
+  /** Between thousands groups; default the locale's. */
   groupSeparator?: string;
-  /** Default ".". */
+  /** Default the locale's. */
   decimalSeparator?: string;
 }
 
@@ -33,6 +38,11 @@ export interface RateFormatOptions extends NumberFormatOptions {
 
 const NBSP = "\u00a0";
 
+const SEPARATORS: Record<Locale, { group: string; point: string }> = {
+  ru: { group: NBSP, point: "," },
+  en: { group: ",", point: "." },
+};
+
 function formatDecimal(
   value: Decimal,
   opts: NumberFormatOptions,
@@ -40,8 +50,9 @@ function formatDecimal(
 ): string {
   const min = opts.minimumFractionDigits ?? defaults.min;
   const max = Math.max(opts.maximumFractionDigits ?? defaults.max, min);
-  const group = opts.groupSeparator ?? NBSP;
-  const point = opts.decimalSeparator ?? ".";
+  const separators = SEPARATORS[opts.locale ?? "en"];
+  const group = opts.groupSeparator ?? separators.group;
+  const point = opts.decimalSeparator ?? separators.point;
 
   const rounded = value.toDecimalPlaces(max, Decimal.ROUND_HALF_UP);
   const negative = rounded.isNegative() && !rounded.isZero();
@@ -53,7 +64,7 @@ function formatDecimal(
 }
 
 /**
- * "5 000.00 RUB", "1.875 USDT", "-62.50 RUB". `amount` is a Decimal or a plain decimal string;
+ * "5,000.00 RUB", "1.875 USDT", "-62.50 RUB" (en); "5 000,00 RUB" (ru). `amount` is a Decimal or a plain decimal string;
  * anything else (a float, "1e3", "NaN") throws InvalidAmountError. `currency` is shown as given
  * (including "NotSet"); an empty currency shows the number only.
  */

@@ -2,6 +2,7 @@
  * IANA time zones without a library: validation, local wall time -> UTC instant, and display.
  * Shared by server and client code (pure, no env).
  */
+import type { Locale } from "@/lib/i18n/locales";
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -150,19 +151,52 @@ export function formatInZoneIso(date: Date, timeZone: string): string {
   );
 }
 
-/** "2026-11-20 13:05:09" in the zone: for tables. */
+/** "2026-11-20 13:05:09" in the zone: machine-readable (exports, logs). */
 export function formatInZone(date: Date, timeZone: string): string {
   const w = wallTimeFromOffset(date, timeZone);
   return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
 }
 
-/** "2 h 05 min", "45 s", "3 d 4 h": a duration for humans. */
-export function formatDuration(ms: number): string {
+/**
+ * What a person reads, one form per language everywhere in the interface: ru "20.11.2026 13:05:09",
+ * en "2026-11-20 13:05:09" (seconds kept: support matches webhooks and calls by them).
+ */
+export function formatDateTime(date: Date, timeZone: string, locale: Locale): string {
+  const w = wallTimeFromOffset(date, timeZone);
+  const time = `${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+  return `${formatDay(w, locale)} ${time}`;
+}
+
+/** A calendar day in the zone: ru "20.11.2026", en "2026-11-20". */
+export function formatDate(date: Date, timeZone: string, locale: Locale): string {
+  return formatDay(wallTimeFromOffset(date, timeZone), locale);
+}
+
+/** A "YYYY-MM-DD" day as the language writes it. */
+export function formatIsoDay(day: string, locale: Locale): string {
+  const [year, month, dayOfMonth] = day.split("-").map(Number) as [number, number, number];
+  return formatDay({ year, month, day: dayOfMonth }, locale);
+}
+
+function formatDay(w: { year: number; month: number; day: number }, locale: Locale): string {
+  return locale === "ru"
+    ? `${pad(w.day)}.${pad(w.month)}.${w.year}`
+    : `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+const UNITS: Record<Locale, { d: string; h: string; min: string; s: string }> = {
+  en: { d: "d", h: "h", min: "min", s: "s" },
+  ru: { d: "д", h: "ч", min: "мин", s: "с" },
+};
+
+/** "2 h 05 min", "45 s", "3 d 4 h" (ru "2 ч 05 мин"): a duration for humans. */
+export function formatDuration(ms: number, locale: Locale = "en"): string {
+  const u = UNITS[locale];
   const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return `${s} ${u.s}`;
   const min = Math.floor(s / 60);
-  if (min < 60) return `${min} min ${pad(s % 60)} s`;
+  if (min < 60) return `${min} ${u.min} ${pad(s % 60)} ${u.s}`;
   const h = Math.floor(min / 60);
-  if (h < 24) return `${h} h ${pad(min % 60)} min`;
-  return `${Math.floor(h / 24)} d ${h % 24} h`;
+  if (h < 24) return `${h} ${u.h} ${pad(min % 60)} ${u.min}`;
+  return `${Math.floor(h / 24)} ${u.d} ${h % 24} ${u.h}`;
 }

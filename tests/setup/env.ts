@@ -5,6 +5,8 @@ import { markClientIpStamped } from "@/lib/http/client-ip";
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.PLATFORM_BASE_URL ??= "http://127.0.0.1:9";
 process.env.PLATFORM_TOKEN ??= "test-token-not-used";
+// Tests that read a server message in Russian set the user's or the browser's language themselves.
+process.env.DEFAULT_LOCALE ??= "en";
 process.env.AUTH_SECRET ??= "test-secret-test-secret-test-secret-0123";
 
 // Tests stand where scripts/server.ts stands, in front of the app, stamping each request's client IP

@@ -11,6 +11,7 @@ const ROLES = ["admin", "finance", "approver", "support"] as const;
 // prettier-ignore
 const GRID: Record<string, readonly [admin: "✓" | "✗", finance: "✓" | "✗", approver: "✓" | "✗", support: "✓" | "✗"]> = {
   //                          admin finance approver support
+  "profile.update":          ["✓",  "✓",    "✓",     "✓"],
   "operations.read":         ["✓",  "✓",    "✓",     "✓"],
   "operations.refresh":      ["✓",  "✓",    "✗",     "✓"],
   "operations.export":       ["✓",  "✓",    "✗",     "✗"],
@@ -70,18 +71,18 @@ describe("every role × every permission", () => {
 
 describe("console navigation", () => {
   test("each screen and the permission that opens it", () => {
-    expect(navItems.map((i) => [i.href, i.label, i.permission])).toEqual([
-      ["/operations", "Operations", "operations.read"],
-      ["/trace", "Trace lookup", "trace.read"],
-      ["/balance", "Balance", "balance.read"],
-      ["/statements", "Statements", "statements.read"],
-      ["/payouts", "Pay-outs", "payouts.read"],
-      ["/payins", "Pay-ins", "payins.create"],
-      ["/webhooks", "Webhooks", "webhooks.read"],
-      ["/reconciliation", "Reconciliation", "reconciliation.read"],
-      ["/settings", "Settings", "settings.manage"],
-      ["/admin/users", "Users", "users.manage"],
-      ["/admin/audit", "Audit log", "audit.read"],
+    expect(navItems.map((i) => [i.href, i.key, i.permission, i.group])).toEqual([
+      ["/operations", "operations", "operations.read", "main"],
+      ["/trace", "trace", "trace.read", "main"],
+      ["/balance", "balance", "balance.read", "main"],
+      ["/statements", "statements", "statements.read", "main"],
+      ["/payouts", "payouts", "payouts.read", "main"],
+      ["/payins", "payins", "payins.create", "main"],
+      ["/webhooks", "webhooks", "webhooks.read", "control"],
+      ["/reconciliation", "reconciliation", "reconciliation.read", "control"],
+      ["/admin/audit", "audit", "audit.read", "control"],
+      ["/settings", "settings", "settings.manage", "admin"],
+      ["/admin/users", "users", "users.manage", "admin"],
     ]);
   });
 
@@ -97,9 +98,9 @@ describe("console navigation", () => {
         "/payins",
         "/webhooks",
         "/reconciliation",
+        "/admin/audit",
         "/settings",
         "/admin/users",
-        "/admin/audit",
       ],
     ],
     [

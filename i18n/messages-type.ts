@@ -1,0 +1,9 @@
+// The shape of the catalogs, from the English files: next-intl checks every key against it at compile
+// time. A new namespace file in messages/en/ gets a line here (and its twin in messages/ru/).
+import type common from "@/messages/en/common.json";
+import type shell from "@/messages/en/shell.json";
+
+export type CatalogMessages = {
+  common: typeof common;
+  shell: typeof shell;
+};

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN     "locale" TEXT,
+ADD COLUMN     "timeZone" TEXT;
+
