@@ -1,5 +1,4 @@
 "use server";
-import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { audit } from "@/lib/audit/log";
 import { authorizedAction } from "@/lib/auth/action";
@@ -37,7 +36,6 @@ export const setLanguage = authorizedAction(
         after: { locale },
       });
     });
-    revalidatePath("/", "layout");
     return { ok: true as const, locale };
   },
 );
@@ -58,7 +56,6 @@ export const setTimeZone = authorizedAction(
         after: { timeZone },
       });
     });
-    revalidatePath("/", "layout");
     return { ok: true as const, timeZone };
   },
 );

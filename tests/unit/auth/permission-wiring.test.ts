@@ -70,6 +70,10 @@ const ACTIONS: Record<string, Record<string, string>> = {
     disableUserAction: "users.manage",
     resetUserPasswordAction: "users.manage",
   },
+  "lib/users/preference-actions.ts": {
+    setLanguage: "profile.update",
+    setTimeZone: "profile.update",
+  },
   "lib/webhooks/actions.ts": {
     reprocessWebhookAction: "webhooks.reprocess",
     revealWebhookBodyAction: "recipients.reveal",

@@ -152,10 +152,10 @@ describe("formatMoney at the edges", () => {
     ["1.2340", "1.234 RUB"],
     ["100", "100.00 RUB"],
     ["999.999", "999.999 RUB"],
-    [NINETEEN, "1 234 567 890 123 456 789.00 RUB"],
-    [`-${NINETEEN}.5`, "-1 234 567 890 123 456 789.50 RUB"],
+    [NINETEEN, "1,234,567,890,123,456,789.00 RUB"],
+    [`-${NINETEEN}.5`, "-1,234,567,890,123,456,789.50 RUB"],
     ["123", "123.00 RUB"],
-    ["1234", "1 234.00 RUB"],
+    ["1234", "1,234.00 RUB"],
     ["-1", "-1.00 RUB"],
   ])("%s -> %s", (amount, expected) => {
     expect(formatMoney(amount, "RUB")).toBe(nb(expected));
@@ -214,7 +214,7 @@ describe("formatRate with and without currencies", () => {
     ["0.00000001", "0.00000001"],
     ["0.000000001", "0.00"],
     ["95.1", "95.10"],
-    [NINETEEN, "1 234 567 890 123 456 789.00"],
+    [NINETEEN, "1,234,567,890,123,456,789.00"],
   ])("formatRate(%s) = %s", (rate, expected) => {
     expect(formatRate(rate)).toBe(nb(expected));
   });
