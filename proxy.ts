@@ -9,7 +9,7 @@ import { contentSecurityPolicy, newNonce, servedOverHttps } from "@/lib/http/sec
 // the permission itself. The other security headers are set by scripts/server.ts on every response.
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 // Paths the sign-in redirect leaves alone (the same as the proxy's matcher before it set headers).
-const NO_SIGN_IN_REDIRECT = /^\/(?:login|forbidden|api\/|_next\/|favicon.ico|__sandbox)/;
+const NO_SIGN_IN_REDIRECT = /^\/(?:login|forbidden|api\/|_next\/|favicon.ico|icon.svg|__sandbox)/;
 
 export function proxy(request: NextRequest) {
   const requestId = newRequestId();

@@ -64,7 +64,7 @@ export async function ConsoleHeader({
             testId="user-menu"
             summary={
               <span
-                className="max-w-56 truncate text-zinc-600 dark:text-zinc-400"
+                className="max-w-48 truncate text-zinc-600 dark:text-zinc-400"
                 data-testid="current-user"
                 title={user.email}
               >

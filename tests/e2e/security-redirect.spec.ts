@@ -1,6 +1,7 @@
 // Security review findings that need a real browser: the open redirect after sign-in (the browser, not
 // the server, turns `/\evil.example` into another host) and a session cookie replayed after sign-out.
 import { expect, test, type Page } from "@playwright/test";
+import { signOut } from "./fixtures/shell";
 
 const appOrigin = new URL(process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000").origin;
 
@@ -45,7 +46,7 @@ test("a session cookie captured before sign-out no longer works after it", async
   const captured = (await context.cookies()).filter((c) => c.name.includes("authjs.session-token"));
   expect(captured.length).toBeGreaterThan(0);
 
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
   await expect(page).toHaveURL(/\/login$/);
 
   await context.addCookies(captured);

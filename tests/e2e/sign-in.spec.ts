@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { openNavGroup, signOut } from "./fixtures/shell";
 
 test.describe("sign-in page and the console shell", () => {
   test("the sign-in page renders with its form and the environment badge", async ({ page }) => {
@@ -52,7 +53,7 @@ test.describe("sign-in page and the console shell", () => {
     await expect(nav.getByRole("link", { name: "Trace lookup" })).toBeVisible();
     await expect(nav.getByRole("link", { name: "Pay-outs" })).toHaveCount(0);
     await expect(nav.getByRole("link", { name: "Settings" })).toHaveCount(0);
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await signOut(page);
     await expect(page).toHaveURL(/\/login$/);
     await page.goto("/");
     await expect(page).toHaveURL(/\/login$/);
@@ -64,9 +65,10 @@ test.describe("sign-in page and the console shell", () => {
     await page.getByLabel("Email").fill("admin@paydesk.local");
     await page.getByLabel("Password").fill("paydesk-admin-demo");
     await page.getByRole("button", { name: "Sign in" }).click();
+    await openNavGroup(page, "admin");
     await expect(
       page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }),
-    ).toBeAttached();
+    ).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
