@@ -68,7 +68,7 @@ export async function ConsoleHeader({
                 data-testid="current-user"
                 title={user.email}
               >
-                {user.email} · {t(`roles.${user.role}`)}
+                <span translate="no">{user.email}</span> · {t(`roles.${user.role}`)}
               </span>
             }
           >

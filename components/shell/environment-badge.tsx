@@ -14,7 +14,7 @@ export function EnvironmentBadge({ label }: { label: string }) {
           : "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200"
       }`}
     >
-      {label}
+      {sandbox ? t("sandbox") : <span translate="no">{label}</span>}
     </span>
   );
 }
