@@ -2,6 +2,7 @@
 // with a grid, axis labels, a legend and a native tooltip (<title>) carrying the exact value text. They
 // replace a charting library that alone weighed about 110 kB gzip on the page's first load.
 // Values are JS numbers for drawing only; the tooltips show the exact strings they came from.
+import { valueTicks } from "@/lib/charts/value-ticks";
 
 export type Series = { key: string; label: string; color: string };
 export type Datum = { x: string; values: Record<string, number | null>; exact?: Record<string, string> };
@@ -11,21 +12,6 @@ const H = 240;
 const PAD = { left: 64, right: 12, top: 10, bottom: 28 };
 const plotH = H - PAD.top - PAD.bottom;
 const plotWidth = (W: number) => W - PAD.left - PAD.right;
-
-/** Round bounds and ~4 ticks for the value axis. */
-function valueTicks(min: number, max: number): number[] {
-  if (min === max) {
-    min = min === 0 ? 0 : min * 0.9;
-    max = max === 0 ? 1 : max * 1.1;
-  }
-  const raw = (max - min) / 4;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
-  const first = Math.floor(min / step) * step;
-  const ticks: number[] = [];
-  for (let v = first; v <= max + step / 2; v += step) ticks.push(Number(v.toPrecision(12)));
-  return ticks;
-}
 
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 2 });
 
