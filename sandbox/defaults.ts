@@ -53,4 +53,4 @@ export function defaultMerchants(): MerchantSettings[] {
 }
 
 /** Size of the demo merchant's seeded history at first start (deterministic for DEMO_SEED). */
-export const DEMO_HISTORY = { count: 400, days: 30, seed: 20251118 };
+export const DEMO_HISTORY = { count: 1200, days: 90, seed: 20251118 };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_HISTORY } from "../../../sandbox/defaults";
 import type { Sandbox } from "../../../sandbox/index";
 import { client, control, dataOf, list, n, payinBody, startSandbox, str, tokenOf } from "./helpers";
 
@@ -171,7 +172,7 @@ describe("Controls › POST /__sandbox/reset", () => {
       expect(res.status).toBe(200);
       expect(tokenOf(local, "demo")).toBe(token);
       const merchants = list((await control(local, "GET", "/merchants")).body);
-      expect(merchants[0]).toMatchObject({ maxTake: 1000, dialect: "spec", operations: 400 });
+      expect(merchants[0]).toMatchObject({ maxTake: 1000, dialect: "spec", operations: DEMO_HISTORY.count });
       expect(merchants[1]).toMatchObject({ operations: 0 });
       expect((await control(local, "GET", "/faults")).body).toMatchObject({ latencyMs: 0 });
     } finally {

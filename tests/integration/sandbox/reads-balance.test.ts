@@ -1,6 +1,7 @@
 import { Decimal } from "decimal.js";
 import type { LosslessNumber } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_HISTORY } from "../../../sandbox/defaults";
 import type { Sandbox } from "../../../sandbox/index";
 import {
   client,
@@ -99,9 +100,15 @@ describe("Endpoints › GET /balance", () => {
   it("the demo merchant's balance follows from its seeded operations", async () => {
     const fresh = await startSandbox();
     try {
-      const all = await client(fresh).post("/operation/operation/list", { skip: 0, take: 1000 });
-      expect(all.body.totalNumberRecords).toBe(400);
-      const operations = (all.exact as { data: Array<Record<string, LosslessNumber | string>> }).data;
+      type Row = Record<string, LosslessNumber | string>;
+      const operations: Row[] = [];
+      for (let skip = 0; ; skip += 1000) {
+        const page = await client(fresh).post("/operation/operation/list", { skip, take: 1000 });
+        expect(page.body.totalNumberRecords).toBe(DEMO_HISTORY.count);
+        operations.push(...(page.exact as { data: Row[] }).data);
+        if (operations.length >= DEMO_HISTORY.count) break;
+      }
+      expect(operations).toHaveLength(DEMO_HISTORY.count);
       let expected = new Decimal(0);
       for (const op of operations) {
         const amounts = new Decimal(String(op.amountInCurrencyBalance));
