@@ -2,8 +2,12 @@ import "server-only";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
-import { createOnce, IdempotencyConflictError, type CreationOutcome } from "@/lib/operations/create-once";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import {
+  createOnce,
+  IdempotencyConflictError,
+  type CreationOutcome,
+} from "@/lib/operations/mirror/create-once";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";

@@ -4,7 +4,7 @@ import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
-import { maskNumbersInText } from "@/lib/operations/mask";
+import { maskNumbersInText } from "@/lib/recipients/mask";
 
 export const webhookOutcomes = [
   "received",

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
-import { getOperationDetail } from "@/lib/operations/detail";
-import { refreshOperation } from "@/lib/operations/refresh";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import { getOperationDetail } from "@/lib/operations/detail/operation-detail";
+import { refreshOperation } from "@/lib/operations/mirror/refresh";
 import { PlatformError } from "@/lib/platform/errors";
 import { snapshot } from "../../support/operations";
 import { createStaff } from "../../support/mirror";

@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { csvCell, csvLine } from "@/lib/operations/csv";
-import { csvStream, databaseKnowsZone, exportHeader, exportOperationsCsv } from "@/lib/operations/export";
-import { parseOperationFilter } from "@/lib/operations/filter";
-import { maskNumber } from "@/lib/operations/mask";
+import {
+  csvStream,
+  databaseKnowsZone,
+  exportHeader,
+  exportOperationsCsv,
+} from "@/lib/operations/export/operations-csv";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
+import { maskNumber } from "@/lib/recipients/mask";
 import { Decimal } from "@/lib/money/decimal";
 import { formatInZoneIso } from "@/lib/time/zone";
 import { insertOperations, mirrorRow } from "../../support/mirror";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { can } from "@/lib/auth/permissions";
-import { maskNumbersInText } from "@/lib/operations/mask";
+import { maskNumbersInText } from "@/lib/recipients/mask";
 import { buildSupportBundle } from "@/lib/trace/bundle";
 import { lookupTrace } from "@/lib/trace/lookup";
 import { getDelivery } from "@/lib/webhooks/inbox";

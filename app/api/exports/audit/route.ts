@@ -2,7 +2,7 @@ import { audit } from "@/lib/audit/log";
 import { exportAuditCsv, parseAuditFilter } from "@/lib/audit/queries";
 import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
-import { csvStream } from "@/lib/operations/export";
+import { csvStream } from "@/lib/operations/export/operations-csv";
 
 /** CSV of every audit entry matching the filters (same query parameters as the page), streamed. */
 export const GET = withPermission("audit.read", async (request, { actor }) => {

@@ -2,9 +2,9 @@ import { audit } from "@/lib/audit/log";
 import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
-import { csvStream, databaseKnowsZone, exportOperationsCsv } from "@/lib/operations/export";
-import { parseOperationFilter } from "@/lib/operations/filter";
-import { authorizeSearch, filterForAudit, searchRefusalResponse } from "@/lib/operations/search-policy";
+import { csvStream, databaseKnowsZone, exportOperationsCsv } from "@/lib/operations/export/operations-csv";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
+import { authorizeSearch, filterForAudit, searchRefusalResponse } from "@/lib/operations/list/search-policy";
 
 /** CSV of every operation matching the filter (same query parameters as the list), streamed. */
 export const GET = withPermission("operations.export", async (request, { actor }) => {

@@ -4,8 +4,8 @@ import type { ApiCall } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { effectiveAmountRandomized } from "@/lib/platform/amounts";
 import type { OperationType } from "@/lib/platform/schemas";
-import { getBalanceCurrency } from "./balance-currency";
-import { maskNumber, maskNumbersInJson } from "./mask";
+import { getBalanceCurrency } from "@/lib/operations/balance-currency";
+import { maskNumber, maskNumbersInJson } from "@/lib/recipients/mask";
 import { buildTimeline, type TimelineEntry } from "./timeline";
 
 const text = (d: { toFixed(): string } | null) => (d === null ? null : d.toFixed());

@@ -2,9 +2,9 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { copyColumn } from "@/lib/db-copy";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { csvLine } from "./csv";
-import type { OperationFilter } from "./filter";
-import { filterConditions, whereClause } from "./where";
+import { csvLine } from "@/lib/operations/csv";
+import type { OperationFilter } from "@/lib/operations/list/filter";
+import { filterConditions, whereClause } from "@/lib/operations/list/where";
 
 // Each CSV line is built by PostgreSQL and streamed out by COPY: the server passes bytes through
 // without making a row object or a string per row (see the console section of `npm run bench`). The

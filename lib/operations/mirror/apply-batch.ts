@@ -2,10 +2,10 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
-import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
-import type { MirroredField } from "@/lib/operations/mirror-fields";
-import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror-state";
-import { snapshotToRow } from "@/lib/operations/snapshot-row";
+import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
+import type { MirroredField } from "@/lib/operations/mirror/mirror-fields";
+import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
+import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
 
 export type BatchItemResult = {
   op: Operation;
