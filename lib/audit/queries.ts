@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { csvCell, csvLine } from "@/lib/operations/csv";
+import { csvCell, csvLine } from "@/lib/csv/encode";
 import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;

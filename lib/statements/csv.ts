@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { csvCell, csvLine } from "@/lib/operations/csv";
+import { csvCell, csvLine } from "@/lib/csv/encode";
 import { statementLabels as L } from "@/lib/statements/labels";
 import type { StatementDocument } from "@/lib/statements/document";
 import { Decimal } from "@/lib/money/decimal";
