@@ -6,6 +6,7 @@ import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operat
 import type { MirroredField } from "@/lib/operations/mirror/mirror-fields";
 import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
 import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
+import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 
 export type BatchItemResult = {
   op: Operation;
@@ -49,7 +50,7 @@ const quoted = COLUMNS.map((c) => `"${c}"`).join(", ");
 const updates = COLUMNS.filter((c) => !KEPT_ON_UPDATE.has(c))
   .map((c) => `"${c}" = EXCLUDED."${c}"`)
   .concat(
-    `"stuckFlaggedAt" = CASE WHEN EXCLUDED.status IN ('success', 'failed') THEN NULL ELSE "Operation"."stuckFlaggedAt" END`,
+    `"stuckFlaggedAt" = CASE WHEN EXCLUDED.status IN (${FINAL_STATUSES_SQL}) THEN NULL ELSE "Operation"."stuckFlaggedAt" END`,
   )
   .join(", ");
 const UPSERT = `INSERT INTO "Operation" (${quoted})
