@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
+import { actorFor } from "@/lib/auth/actor";
 import type { StaffActor } from "@/lib/audit/log";
 import { authorize, type Denied } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";

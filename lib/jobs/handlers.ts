@@ -1,7 +1,7 @@
 import "server-only";
 import { getBalanceCached } from "@/lib/balance/cached";
 import { getDb } from "@/lib/db";
-import { runLedgerUpkeep } from "@/lib/ledger/upkeep";
+import { runLedgerUpkeep } from "@/lib/statements/upkeep";
 import { getLog } from "@/lib/log";
 import { resolvePendingIntent } from "@/lib/operations/mirror/create-once";
 import { flagStuckOperations } from "@/lib/operations/mirror/stuck";

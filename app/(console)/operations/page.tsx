@@ -6,7 +6,7 @@ import { OperationTable } from "@/components/operations/operation-table";
 import { Pagination } from "@/components/operations/pagination";
 import { SavedViews } from "@/components/operations/saved-views";
 import { StatusCounts } from "@/components/operations/status-counts";
-import { actorFor } from "@/lib/audit/actor";
+import { actorFor } from "@/lib/auth/actor";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";

@@ -161,7 +161,7 @@ describe("a user without recipients.reveal (support)", () => {
 
   it("cannot save a view that searches by more than 4 digits", async () => {
     const support = await signInAsNew("support");
-    const { saveViewAction } = await import("@/lib/operations/actions");
+    const { saveViewAction } = await import("@/lib/actions/operations");
     const name = `walk-${randomUUID()}`;
     const result = (await saveViewAction({ name, query: `q=${card.slice(-9)}` })) as {
       ok: boolean;

@@ -110,7 +110,7 @@ describe("operations filters", () => {
 
   it.each(CHARACTERS)("a saved view's name or query with %s is refused and not stored", async (_n, ch) => {
     signInAs("support");
-    const { saveViewAction } = await import("@/lib/operations/actions");
+    const { saveViewAction } = await import("@/lib/actions/operations");
     const name = `view-${randomUUID()}`;
     const badName = (await saveViewAction({ name: `${name}${ch}`, query: "status=failed" })) as {
       ok: boolean;

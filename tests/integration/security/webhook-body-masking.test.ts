@@ -20,7 +20,7 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.21" }),
 }));
 
-const { revealWebhookBodyAction } = await import("@/lib/webhooks/actions");
+const { revealWebhookBodyAction } = await import("@/lib/actions/webhooks");
 
 const CARD = "4111111111111111";
 const PHONE = "79161234567";
