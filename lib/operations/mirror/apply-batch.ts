@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
 import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
-import type { MirroredField } from "@/lib/operations/mirror/mirror-fields";
+import { MIRRORED_FIELDS, type MirroredField } from "@/lib/operations/mirror/mirror-fields";
 import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
 import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
 import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
@@ -16,28 +16,10 @@ export type BatchItemResult = {
   differences: MirroredField[];
 };
 
+// Every column of a mirrored row: the id, the mirrored fields, the snapshot and Paydesk's own bookkeeping.
 const COLUMNS = [
   "id",
-  "dateAdded",
-  "dateUpdated",
-  "typeOperation",
-  "status",
-  "idTransactionMerchant",
-  "amountInitial",
-  "amountRandomized",
-  "amount",
-  "amountComission",
-  "currency",
-  "amountInCurrencyBalance",
-  "amountComissionInCurrencyBalance",
-  "exchangeRate",
-  "paymentMethod",
-  "detailsBankName",
-  "detailsNameMediator",
-  "detailsNumber",
-  "detailsNumberAdditional",
-  "detailsQrCode",
-  "linkPaymentForm",
+  ...MIRRORED_FIELDS,
   "raw",
   "lastSource",
   "snapshotReceivedAt",
