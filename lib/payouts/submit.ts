@@ -65,6 +65,30 @@ export function creationFor(row: Row) {
 const systemActor: Actor = { id: null, email: "system", role: null, ip: null };
 
 /**
+ * Moves a submitting request to the outcome of its submission (`data` sets the other columns) and,
+ * when this caller made the move, audits it, in one transaction.
+ */
+async function settleSubmission(
+  id: string,
+  actor: Actor,
+  to: "submitted" | "failed_to_submit",
+  data: Parameters<typeof moveRequest>[4],
+  after: Record<string, string | null>,
+): Promise<void> {
+  await getDb().$transaction(async (tx) => {
+    if (await moveRequest(tx, id, "submitting", to, data)) {
+      await audit(tx, actor, {
+        action: `payout.${to}`,
+        targetType: "payoutRequest",
+        targetId: id,
+        before: { status: "submitting" },
+        after: { status: to, ...after },
+      });
+    }
+  });
+}
+
+/**
  * Sends an approved request to the platform exactly once. Only the caller whose conditional update
  * moves it from approved to submitting sends it (double clicks, two approvers, retries all lose that
  * race and get the current state back); createOnce then makes the send itself exactly-once per
@@ -177,24 +201,19 @@ async function settle(
   }
   if (outcome.status === "created") {
     await ensureMirrored(outcome.operationId, platform);
-    await db.$transaction(async (tx) => {
-      const moved = await moveRequest(tx, id, "submitting", "submitted", {
+    await settleSubmission(
+      id,
+      actor,
+      "submitted",
+      {
         operationId: outcome.operationId,
         submittedAt: new Date(),
         lastTraceID: outcome.traceID,
         lastCodeError: null,
         lastMessage: null,
-      });
-      if (moved) {
-        await audit(tx, actor, {
-          action: "payout.submitted",
-          targetType: "payoutRequest",
-          targetId: id,
-          before: { status: "submitting" },
-          after: { status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID },
-        });
-      }
-    });
+      },
+      { operationId: outcome.operationId, traceID: outcome.traceID },
+    );
     return { ok: true, status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID };
   }
   const row = await db.payoutRequest.findUnique({ where: { id }, select: { paymentMethod: true } });
@@ -205,22 +224,17 @@ async function settle(
     kind: outcome.codeError === "internalError" ? "auth" : "business",
     paymentMethod: row?.paymentMethod ?? null,
   });
-  await db.$transaction(async (tx) => {
-    const moved = await moveRequest(tx, id, "submitting", "failed_to_submit", {
+  await settleSubmission(
+    id,
+    actor,
+    "failed_to_submit",
+    {
       lastCodeError: outcome.codeError,
       lastMessage: outcome.message.slice(0, 2000),
       lastTraceID: outcome.traceID,
-    });
-    if (moved) {
-      await audit(tx, actor, {
-        action: "payout.failed_to_submit",
-        targetType: "payoutRequest",
-        targetId: id,
-        before: { status: "submitting" },
-        after: { status: "failed_to_submit", codeError: outcome.codeError, traceID: outcome.traceID },
-      });
-    }
-  });
+    },
+    { codeError: outcome.codeError, traceID: outcome.traceID },
+  );
   return { ok: false, code: "failed_to_submit", error };
 }
 
