@@ -57,20 +57,19 @@ export type WebhookItem = {
   processedAt: string | null;
 };
 
-export type ApiCallItem = {
-  id: string;
-  startedAt: string;
-  method: string;
-  path: string;
-  httpStatus: number | null;
-  envelopeStatus: string | null;
-  codeError: string | null;
-  message: string | null;
-  traceID: string | null;
-  latencyMs: number;
-  error: string | null;
-  actorEmail: string | null;
-};
+/** A recorded platform call as the pages show it: the stored row, id and time as text, and who made it. */
+export type ApiCallItem = Pick<
+  ApiCall,
+  | "method"
+  | "path"
+  | "httpStatus"
+  | "envelopeStatus"
+  | "codeError"
+  | "message"
+  | "traceID"
+  | "latencyMs"
+  | "error"
+> & { id: string; startedAt: string; actorEmail: string | null };
 
 /** A recorded platform call as the pages show it (who made it is added by each page its own way). */
 export function presentApiCall(c: ApiCall): Omit<ApiCallItem, "actorEmail"> {
