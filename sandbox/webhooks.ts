@@ -21,23 +21,6 @@ export interface DeliveryAttempt {
   error: string | null;
 }
 
-export interface Delivery {
-  id: string;
-  eventId: string;
-  operationId: string;
-  merchantId: string;
-  operationStatus: string;
-  url: string;
-  body: string;
-  headers: Record<string, string>;
-  createdAt: string;
-  /** 1 for the event itself, 2.. for copies sent by the duplicates fault. */
-  copy: number;
-  state: "scheduled" | "delivered" | "failed";
-  attempts: DeliveryAttempt[];
-  nextAttemptAt: string | null;
-}
-
 export interface WebhookEvent {
   operationId: string;
   merchantId: string;
@@ -45,6 +28,17 @@ export interface WebhookEvent {
   url: string;
   body: string;
   headers: Record<string, string>;
+}
+
+export interface Delivery extends WebhookEvent {
+  id: string;
+  eventId: string;
+  createdAt: string;
+  /** 1 for the event itself, 2.. for copies sent by the duplicates fault. */
+  copy: number;
+  state: "scheduled" | "delivered" | "failed";
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: string | null;
 }
 
 interface DispatcherOptions {

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { roles } from "@/lib/auth/permissions";
-import { createUserAction } from "@/lib/users/actions";
+import { createUserAction } from "@/lib/actions/users";
 
 type Errors = Record<string, string[] | undefined>;
 

@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { roles } from "@/lib/auth/permissions";
-import { disableUserAction, resetUserPasswordAction, setUserRoleAction } from "@/lib/users/actions";
+import { disableUserAction, resetUserPasswordAction, setUserRoleAction } from "@/lib/actions/users";
 
 export type UserRowData = {
   id: string;

@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { MovementRow } from "@/lib/ledger/movements";
-import { annotateMovementAction } from "@/lib/statements/actions";
+import { annotateMovementAction } from "@/lib/actions/statements";
 import { statementLabels as L } from "@/lib/statements/labels";
 
 /** Movements outside operations; finance says what each was (top-up, withdrawal, adjustment). */

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ApiCallItem } from "@/lib/operations/detail";
+import type { ApiCallItem } from "@/lib/operations/detail/operation-detail";
 import { formatInZone } from "@/lib/time/zone";
 import { HeaderRow } from "@/components/ui/header-row";
 

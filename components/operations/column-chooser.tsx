@@ -1,5 +1,5 @@
 import { Button } from "@/components/ui/button";
-import { operationColumns, type OperationColumn } from "@/lib/operations/columns";
+import { operationColumns, type OperationColumn } from "@/lib/operations/list/columns";
 
 /** Column choice as a GET form carrying the current filter, so the choice lives in the URL too. */
 export function ColumnChooser({ params, columns }: { params: URLSearchParams; columns: OperationColumn[] }) {

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { Money, Rate } from "@/components/money/money";
 import { StatusBadge } from "@/components/operations/status-badge";
-import type { OperationColumn } from "@/lib/operations/columns";
-import type { OperationListItem } from "@/lib/operations/present";
+import type { OperationColumn } from "@/lib/operations/list/columns";
+import type { OperationListItem } from "@/lib/operations/list/present";
 import { formatInZone } from "@/lib/time/zone";
 
 const dash = <span className="text-zinc-400">—</span>;

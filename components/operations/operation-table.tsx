@@ -2,8 +2,8 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { OperationCell } from "@/components/operations/operation-cells";
-import { operationColumns, type OperationColumn } from "@/lib/operations/columns";
-import type { OperationListItem } from "@/lib/operations/present";
+import { operationColumns, type OperationColumn } from "@/lib/operations/list/columns";
+import type { OperationListItem } from "@/lib/operations/list/present";
 
 type LiveAnswer = { ok: true; rows: OperationListItem[]; newCount: number | null; newCountCapped: boolean };
 

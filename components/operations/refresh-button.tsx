@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { refreshOperationAction } from "@/lib/operations/actions";
+import { refreshOperationAction } from "@/lib/actions/operations";
 
 /** Reads the operation from the platform now and shows the outcome with the read's traceID. */
 export function RefreshButton({ operationId }: { operationId: string }) {

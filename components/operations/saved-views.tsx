@@ -3,7 +3,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { deleteViewAction, saveViewAction } from "@/lib/operations/actions";
+import { deleteViewAction, saveViewAction } from "@/lib/actions/operations";
 
 type View = { id: string; name: string; query: string };
 

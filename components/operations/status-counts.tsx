@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { filterParams, type OperationFilter } from "@/lib/operations/filter";
-import { countByStatus } from "@/lib/operations/queries";
+import { filterParams, type OperationFilter } from "@/lib/operations/list/filter";
+import { countByStatus } from "@/lib/operations/list/queries";
 import { OPERATION_STATUSES } from "@/lib/platform/schemas";
 
 /** How many operations of the current filter are in each status; each count filters by that status. */

@@ -1,5 +1,5 @@
 import { StatusBadge } from "@/components/operations/status-badge";
-import { sourceLabels, type TimelineEntry } from "@/lib/operations/timeline";
+import { sourceLabels, type TimelineEntry } from "@/lib/operations/detail/timeline";
 import { formatDuration, formatInZone } from "@/lib/time/zone";
 
 /** Status changes in order with their source and the time spent in each status. */

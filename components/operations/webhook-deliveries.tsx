@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { WebhookItem } from "@/lib/operations/detail";
+import type { WebhookItem } from "@/lib/operations/detail/operation-detail";
 import { formatInZone } from "@/lib/time/zone";
 
 /** Webhook deliveries of an operation: duplicates, and the read-back that confirmed a final status. */

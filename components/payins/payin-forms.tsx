@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
-import { createPaymentLinkAction, createPayInAction } from "@/lib/payins/actions";
+import { createPaymentLinkAction, createPayInAction } from "@/lib/actions/payins";
 import { payInMethods } from "@/lib/payins/schemas";
 
 type Errors = Record<string, string[] | undefined>;

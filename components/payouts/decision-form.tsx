@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { approvePayoutAction, rejectPayoutAction } from "@/lib/payouts/actions";
+import { approvePayoutAction, rejectPayoutAction } from "@/lib/actions/payouts";
 import { LIMITS } from "@/lib/payouts/schemas";
 
 type Outcome = { ok: boolean; text: string };

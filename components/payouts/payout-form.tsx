@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { formatMoney, formatRate } from "@/lib/money/format";
-import { createPayoutRequestAction, reviewPayoutAction, type PayoutReview } from "@/lib/payouts/actions";
+import { createPayoutRequestAction, reviewPayoutAction, type PayoutReview } from "@/lib/actions/payouts";
 import { LIMITS, payoutFormSchema } from "@/lib/payouts/schemas";
 
 type Values = {

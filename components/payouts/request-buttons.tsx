@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { cancelPayoutAction, submitPayoutAction } from "@/lib/payouts/actions";
+import { cancelPayoutAction, submitPayoutAction } from "@/lib/actions/payouts";
 
 /** Cancel (maker or admin, before sending) and Send (an approved request that was not sent yet). */
 export function RequestButtons({

@@ -1,7 +1,7 @@
 "use client";
 import { useState, useTransition } from "react";
-import { revealRecipientNumberAction } from "@/lib/operations/actions";
-import { revealPayoutRecipientNumberAction } from "@/lib/payouts/recipient-actions";
+import { revealRecipientNumberAction } from "@/lib/actions/operations";
+import { revealPayoutRecipientNumberAction } from "@/lib/actions/payout-recipients";
 
 /** Whose number it is: each has its own audited reveal action. */
 export type RevealTarget = { type: "operation" | "payoutRequest"; id: string };

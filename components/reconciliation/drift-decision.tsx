@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { decideDriftAction } from "@/lib/reconcile/actions";
+import { decideDriftAction } from "@/lib/actions/reconcile";
 
 /** Acknowledge (open items) or resolve (open or acknowledged) with a note. */
 export function DriftDecision({ id, state }: { id: string; state: "open" | "acknowledged" }) {

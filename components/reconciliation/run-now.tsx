@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { runReconciliationNowAction } from "@/lib/reconcile/actions";
+import { runReconciliationNowAction } from "@/lib/actions/reconcile";
 
 export function RunNow() {
   const router = useRouter();

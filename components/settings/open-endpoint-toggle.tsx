@@ -2,7 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { saveSettingAction } from "@/lib/settings/actions";
+import { saveSettingAction } from "@/lib/actions/settings";
 
 /** Switches between requiring the webhook's secret path segment and accepting webhooks without it. */
 export function OpenEndpointToggle({ open }: { open: boolean }) {

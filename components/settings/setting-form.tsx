@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { saveSettingAction } from "@/lib/settings/actions";
+import { saveSettingAction } from "@/lib/actions/settings";
 import type { SettingKey } from "@/lib/settings/settings";
 
 type Kind = "text" | "list" | "secret" | "toggle";

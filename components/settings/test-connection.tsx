@@ -2,7 +2,7 @@
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { testConnectionAction } from "@/lib/settings/actions";
+import { testConnectionAction } from "@/lib/actions/settings";
 
 /** Calls the platform with the configured token and shows the outcome, latency and traceID. */
 export function TestConnection() {

@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useTransition } from "react";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
-import { setLanguage } from "@/lib/users/preference-actions";
+import { setLanguage } from "@/lib/actions/preferences";
 
 /** The user menu's language choice: saved on the user, the page re-renders in it at once. */
 export function LanguageSwitch() {

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { setTimeZone } from "@/lib/users/preference-actions";
+import { setTimeZone } from "@/lib/actions/preferences";
 
 /** A user with no saved zone gets the browser's, once; afterwards the saved one is used everywhere. */
 export function TimeZoneSync({ saved }: { saved: string | null }) {

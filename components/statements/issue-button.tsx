@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { issueStatementAction } from "@/lib/statements/actions";
+import { issueStatementAction } from "@/lib/actions/statements";
 
 /** Freezes the statement shown: stored with its totals and a content hash. */
 export function IssueButton({ query }: { query: Record<string, string | undefined> }) {

@@ -1,6 +1,6 @@
 "use client";
 import { useState, useTransition } from "react";
-import { revealWebhookBodyAction } from "@/lib/webhooks/actions";
+import { revealWebhookBodyAction } from "@/lib/actions/webhooks";
 
 /**
  * The raw body with recipient numbers masked, and a Reveal button for roles that may see them

@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { reprocessWebhookAction } from "@/lib/webhooks/actions";
+import { reprocessWebhookAction } from "@/lib/actions/webhooks";
 
 export function ReprocessButton({ id }: { id: string }) {
   const router = useRouter();

@@ -1,10 +1,10 @@
 import "server-only";
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/generated/prisma/enums";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Who made a change, for the audit log, logs and platform call records: a staff member, or the
- * system (the command line, a job) with no id and no role. Built once per request (lib/audit/actor.ts).
+ * system (the command line, a job) with no id and no role. Built once per request (lib/auth/actor.ts).
  */
 export type Actor = { id: string | null; email: string | null; role?: Role | null; ip?: string | null };
 

@@ -1,8 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
+import { keysetPage } from "@/lib/keyset-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { csvCell, csvLine } from "@/lib/operations/csv";
+import { csvCell, csvLine } from "@/lib/csv/encode";
 import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
@@ -143,11 +144,7 @@ export async function listAudit(
     take: PAGE + 1,
     select: fields,
   });
-  const page = rows.slice(0, PAGE);
-  return {
-    rows: page.map(toRow),
-    nextBefore: rows.length > PAGE ? (page.at(-1)?.id.toString() ?? null) : null,
-  };
+  return keysetPage(rows, PAGE, toRow);
 }
 
 export const auditCsvHeader = [

@@ -1,12 +1,12 @@
 import "server-only";
 import { z } from "zod";
-import { actorFor } from "@/lib/audit/actor";
+import { actorFor } from "@/lib/auth/actor";
 import type { StaffActor } from "@/lib/audit/log";
 import { authorize, type Denied } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
 import type { StaffUser } from "@/lib/auth/session";
-import { requestPreferences } from "@/lib/i18n/request-locale";
-import { translatorFor } from "@/lib/i18n/server";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
 import { parseLocalized } from "@/lib/i18n/validation";
 
 export type InvalidInput = {

@@ -1,7 +1,7 @@
 import "server-only";
 import { can, type Permission } from "@/lib/auth/permissions";
 import { currentUser, type StaffUser } from "@/lib/auth/session";
-import { translatorFor } from "@/lib/i18n/server";
+import { translatorFor } from "@/lib/auth/translator";
 
 export type Denied = { ok: false; code: "unauthenticated" | "forbidden"; message: string };
 export type Authorized = { ok: true; user: StaffUser };

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ActionContext } from "@/lib/auth/action";
-import { actorFor } from "@/lib/audit/actor";
+import { actorFor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import type { Permission } from "@/lib/auth/permissions";
 

@@ -1,12 +1,15 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 
 /** A time window [from, to) and the zone whose calendar days the charts use. */
 export type ChartRange = { from: Date; to: Date; tz: string };
 
 const inRange = (column: Prisma.Sql, r: ChartRange) =>
   Prisma.sql`${column} >= ${r.from.toISOString()}::timestamptz AND ${column} < ${r.to.toISOString()}::timestamptz`;
+
+const FINAL = Prisma.raw(FINAL_STATUSES_SQL);
 
 const day = (r: ChartRange) =>
   Prisma.sql`to_char(date_trunc('day', o."dateAdded" AT TIME ZONE ${r.tz}), 'YYYY-MM-DD')`;
@@ -70,7 +73,7 @@ export async function successRate(r: ChartRange): Promise<SuccessRateRow[]> {
     FROM (
       SELECT ${day(r)} AS day, o."typeOperation"::text AS "typeOperation",
         (count(*) FILTER (WHERE o.status = 'success'))::int AS succeeded,
-        (count(*) FILTER (WHERE o.status IN ('success', 'failed')))::int AS finished
+        (count(*) FILTER (WHERE o.status IN (${FINAL})))::int AS finished
       FROM "Operation" o WHERE ${inRange(Prisma.sql`o."dateAdded"`, r)}
       GROUP BY 1, 2) d
     ORDER BY 1, 2`;
@@ -97,9 +100,9 @@ export async function medianTimeToFinal(r: ChartRange): Promise<TimeToFinalRow[]
     CROSS JOIN LATERAL (
       SELECT COALESCE(
         (SELECT min(COALESCE(h."platformDateUpdated", h."recordedAt")) FROM "OperationStatusChange" h
-          WHERE h."operationId" = o.id AND h."toStatus" IN ('success', 'failed')),
+          WHERE h."operationId" = o.id AND h."toStatus" IN (${FINAL})),
         o."dateUpdated") AS at) f
-    WHERE o.status IN ('success', 'failed') AND f.at IS NOT NULL
+    WHERE o.status IN (${FINAL}) AND f.at IS NOT NULL
       AND ${inRange(Prisma.sql`o."dateAdded"`, r)}
     GROUP BY 1, 2 ORDER BY 1, 2`;
 }

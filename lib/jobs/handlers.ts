@@ -1,10 +1,10 @@
 import "server-only";
 import { getBalanceCached } from "@/lib/balance/cached";
 import { getDb } from "@/lib/db";
-import { runLedgerUpkeep } from "@/lib/ledger/upkeep";
+import { runLedgerUpkeep } from "@/lib/statements/upkeep";
 import { getLog } from "@/lib/log";
-import { resolvePendingIntent } from "@/lib/operations/create-once";
-import { flagStuckOperations } from "@/lib/operations/stuck";
+import { resolvePendingIntent } from "@/lib/operations/mirror/create-once";
+import { flagStuckOperations } from "@/lib/operations/mirror/stuck";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { pruneExpiredRecords } from "@/lib/retention/prune";

@@ -1,4 +1,5 @@
 import { Decimal } from "@/lib/money/decimal";
+import { isFinal } from "@/lib/operations/status";
 
 /**
  * The posting rules: what each mirrored operation does to the merchant's balance, in the balance
@@ -81,7 +82,7 @@ export function postingsFor(op: LedgerOperation): Posting[] {
   const base = new Decimal(op.amountInCurrencyBalance ?? 0);
   const comm = new Decimal(op.amountComissionInCurrencyBalance ?? 0);
   const zero = new Decimal(0);
-  const final = op.status === "success" || op.status === "failed";
+  const final = isFinal(op.status);
   const finalAt = op.finalAt ?? op.dateAdded;
   const out: Posting[] = [];
   const put = (kind: PostingKind, at: Date, amount: Decimal, holdDelta: Decimal) => {

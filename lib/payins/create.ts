@@ -6,7 +6,7 @@ import {
   IdempotencyConflictError,
   type Creation,
   type CreationOutcome,
-} from "@/lib/operations/create-once";
+} from "@/lib/operations/mirror/create-once";
 import { getLog } from "@/lib/log";
 import type { FullLinkInput, PayInInput, PrepareLinkInput } from "@/lib/payins/schemas";
 import { qrDataUrl } from "@/lib/payins/qr";

@@ -17,6 +17,17 @@ export const payInMethods = [...RUB_METHODS, ...KNOWN_MONO_BANK_METHODS, ...KZT_
 
 export const MAX_AMOUNT_DIGITS = 20;
 
+/** An optional http(s) URL the payment form sends the client back to; empty means none. */
+const redirectUrl = (what: string) =>
+  z
+    .string({ error: "The URL must be text." })
+    .trim()
+    .max(2000, "At most 2000 characters.")
+    .superRefine(safeText(what))
+    .transform((v) => (v === "" ? undefined : v))
+    .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
+    .optional();
+
 export const payInFormSchema = z
   .object({
     /** Chosen by the browser when the form opens: a resubmit of the same form never creates twice. */
@@ -55,22 +66,8 @@ export const payInFormSchema = z
         return method;
       }),
     ...clientDataFields,
-    redirectSuccessURL: z
-      .string({ error: "The URL must be text." })
-      .trim()
-      .max(2000, "At most 2000 characters.")
-      .superRefine(safeText("success redirect URL"))
-      .transform((v) => (v === "" ? undefined : v))
-      .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
-      .optional(),
-    redirectFailURL: z
-      .string({ error: "The URL must be text." })
-      .trim()
-      .max(2000, "At most 2000 characters.")
-      .superRefine(safeText("failure redirect URL"))
-      .transform((v) => (v === "" ? undefined : v))
-      .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
-      .optional(),
+    redirectSuccessURL: redirectUrl("success redirect URL"),
+    redirectFailURL: redirectUrl("failure redirect URL"),
   })
   .strict();
 

@@ -9,7 +9,7 @@ import { getBankDirectory } from "@/lib/banks/directory";
 import { getLog } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
-import { checkWebhookUrl } from "@/lib/validation/webhook-url";
+import { checkWebhookUrl } from "@/lib/webhooks/callback-url";
 import { explainPlatformRefusal } from "./errors";
 import { checkBalance, payoutMethodChoices, type BalanceCheck } from "./requests";
 import type { PayoutForm } from "./schemas";

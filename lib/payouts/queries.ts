@@ -2,7 +2,7 @@ import "server-only";
 import { can, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
-import { maskNumber } from "@/lib/operations/mask";
+import { maskNumber } from "@/lib/recipients/mask";
 import { explainPlatformRefusal, type ExplainedError } from "./errors";
 import { canCancel, canDecide } from "./policy";
 import { isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";

@@ -5,7 +5,7 @@ import { audit } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
-import { maskNumber } from "@/lib/operations/mask";
+import { maskNumber } from "@/lib/recipients/mask";
 import { KNOWN_MONO_BANK_METHODS } from "@/lib/platform/payment-methods";
 import { getSettings } from "@/lib/settings/settings";
 import {

@@ -2,8 +2,12 @@ import "server-only";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
-import { createOnce, IdempotencyConflictError, type CreationOutcome } from "@/lib/operations/create-once";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import {
+  createOnce,
+  IdempotencyConflictError,
+  type CreationOutcome,
+} from "@/lib/operations/mirror/create-once";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
@@ -59,6 +63,30 @@ export function creationFor(row: Row) {
 }
 
 const systemActor: Actor = { id: null, email: "system", role: null, ip: null };
+
+/**
+ * Moves a submitting request to the outcome of its submission (`data` sets the other columns) and,
+ * when this caller made the move, audits it, in one transaction.
+ */
+async function settleSubmission(
+  id: string,
+  actor: Actor,
+  to: "submitted" | "failed_to_submit",
+  data: Parameters<typeof moveRequest>[4],
+  after: Record<string, string | null>,
+): Promise<void> {
+  await getDb().$transaction(async (tx) => {
+    if (await moveRequest(tx, id, "submitting", to, data)) {
+      await audit(tx, actor, {
+        action: `payout.${to}`,
+        targetType: "payoutRequest",
+        targetId: id,
+        before: { status: "submitting" },
+        after: { status: to, ...after },
+      });
+    }
+  });
+}
 
 /**
  * Sends an approved request to the platform exactly once. Only the caller whose conditional update
@@ -173,24 +201,19 @@ async function settle(
   }
   if (outcome.status === "created") {
     await ensureMirrored(outcome.operationId, platform);
-    await db.$transaction(async (tx) => {
-      const moved = await moveRequest(tx, id, "submitting", "submitted", {
+    await settleSubmission(
+      id,
+      actor,
+      "submitted",
+      {
         operationId: outcome.operationId,
         submittedAt: new Date(),
         lastTraceID: outcome.traceID,
         lastCodeError: null,
         lastMessage: null,
-      });
-      if (moved) {
-        await audit(tx, actor, {
-          action: "payout.submitted",
-          targetType: "payoutRequest",
-          targetId: id,
-          before: { status: "submitting" },
-          after: { status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID },
-        });
-      }
-    });
+      },
+      { operationId: outcome.operationId, traceID: outcome.traceID },
+    );
     return { ok: true, status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID };
   }
   const row = await db.payoutRequest.findUnique({ where: { id }, select: { paymentMethod: true } });
@@ -201,22 +224,17 @@ async function settle(
     kind: outcome.codeError === "internalError" ? "auth" : "business",
     paymentMethod: row?.paymentMethod ?? null,
   });
-  await db.$transaction(async (tx) => {
-    const moved = await moveRequest(tx, id, "submitting", "failed_to_submit", {
+  await settleSubmission(
+    id,
+    actor,
+    "failed_to_submit",
+    {
       lastCodeError: outcome.codeError,
       lastMessage: outcome.message.slice(0, 2000),
       lastTraceID: outcome.traceID,
-    });
-    if (moved) {
-      await audit(tx, actor, {
-        action: "payout.failed_to_submit",
-        targetType: "payoutRequest",
-        targetId: id,
-        before: { status: "submitting" },
-        after: { status: "failed_to_submit", codeError: outcome.codeError, traceID: outcome.traceID },
-      });
-    }
-  });
+    },
+    { codeError: outcome.codeError, traceID: outcome.traceID },
+  );
   return { ok: false, code: "failed_to_submit", error };
 }
 

@@ -8,6 +8,7 @@ import "server-only";
 import { z } from "zod";
 import { InvalidAmountError, type Decimal } from "@/lib/money/decimal";
 import { PlatformRequestError } from "./errors";
+import { normalisedText } from "./normalised-text";
 import {
   isPayOutMethod,
   normalisePaymentMethod,
@@ -99,12 +100,7 @@ const clientDate = z.union([z.date(), z.string()]).transform((v, ctx): string =>
   return z.NEVER;
 });
 
-const payInMethod = z.string().transform((v, ctx): PaymentMethod => {
-  const m = normalisePaymentMethod(v);
-  if (m) return m;
-  ctx.addIssue({ code: "custom", message: `unknown payment method ${JSON.stringify(v)}` });
-  return z.NEVER;
-});
+const payInMethod = normalisedText(normalisePaymentMethod, "payment method");
 
 const payOutMethod = z.string().transform((v, ctx): PayOutMethod => {
   const m = normalisePaymentMethod(v);

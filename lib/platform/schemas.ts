@@ -16,6 +16,7 @@ import {
   type RawJson,
   type WireValue,
 } from "./wire";
+import { normalisedText } from "./normalised-text";
 
 export const OPERATION_STATUSES = [
   "precreated",
@@ -97,19 +98,8 @@ const timestamp = z.string().transform((text, ctx) => {
   return z.NEVER;
 });
 
-const status = z.string().transform((v, ctx): OperationStatus => {
-  const s = normaliseOperationStatus(v);
-  if (s) return s;
-  ctx.addIssue({ code: "custom", message: `unknown operation status ${JSON.stringify(v)}` });
-  return z.NEVER;
-});
-
-const typeOperation = z.string().transform((v, ctx): OperationType => {
-  const t = normaliseOperationType(v);
-  if (t) return t;
-  ctx.addIssue({ code: "custom", message: `unknown typeOperation ${JSON.stringify(v)}` });
-  return z.NEVER;
-});
+const status = normalisedText(normaliseOperationStatus, "operation status");
+const typeOperation = normalisedText(normaliseOperationType, "typeOperation");
 
 /** Known methods are normalised; an unknown one is kept verbatim so a new method never breaks reads. */
 const responsePaymentMethod = z

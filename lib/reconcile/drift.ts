@@ -1,12 +1,12 @@
 import type { DriftKind } from "@/lib/generated/prisma/enums";
-import type { BatchItemResult } from "@/lib/operations/apply-batch";
+import type { BatchItemResult } from "@/lib/operations/mirror/apply-batch";
 import {
   fieldsOfSnapshot,
   LIFECYCLE_FIELDS,
   MONEY_FIELDS,
   pickFields,
   type MirroredField,
-} from "@/lib/operations/mirror-fields";
+} from "@/lib/operations/mirror/mirror-fields";
 import { statusRank } from "@/lib/operations/status";
 
 export type DriftFinding = {

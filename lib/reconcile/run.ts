@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db";
 import { getDatabaseUrl } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
-import { applySnapshotsBatch } from "@/lib/operations/apply-batch";
+import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import type { PlatformClient } from "@/lib/platform/client";
 import { findDrift } from "@/lib/reconcile/drift";
 import { walkOperations } from "@/lib/reconcile/walk";

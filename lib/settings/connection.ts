@@ -4,7 +4,6 @@ import { getEnv } from "@/lib/env";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { getLog } from "@/lib/log";
-import { WEBHOOK_ROUTE } from "@/lib/webhooks/path-secret";
 
 export type PlatformConnection = {
   baseUrl: string;
@@ -27,30 +26,6 @@ export async function getPlatformConnection(): Promise<PlatformConnection> {
     lastSuccessfulCallAt: last?.startedAt.toISOString() ?? null,
     lastSuccessfulTraceID: last?.traceID ?? null,
   };
-}
-
-/**
- * The URL to register in the platform's personal account: PUBLIC_BASE_URL (or the origin the console is
- * served from) + the webhook route + the secret path segment when one is required. An admin has to
- * copy the whole URL, so the segment is shown to admins (settings.manage) here and nowhere else.
- */
-export function webhookUrlToRegister(
-  origin: string | null,
-  pathSecret: string | null = null,
-): { url: string | null; hasPathSecret: boolean } {
-  const base = (getEnv().PUBLIC_BASE_URL ?? origin)?.replace(/\/+$/, "") ?? null;
-  return {
-    url: base ? `${base}${WEBHOOK_ROUTE}${pathSecret ? `/${pathSecret}` : ""}` : null,
-    hasPathSecret: Boolean(pathSecret),
-  };
-}
-
-/** The origin of the current request from its Host header (and X-Forwarded-Proto behind a proxy). */
-export function originFrom(headers: Headers): string | null {
-  const host = headers.get("x-forwarded-host") ?? headers.get("host");
-  if (!host || !/^[A-Za-z0-9.\-[\]:]+$/.test(host)) return null;
-  const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https" ? "https" : "http";
-  return `${proto}://${host}`;
 }
 
 export type ConnectionTest =

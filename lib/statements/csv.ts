@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
-import { csvCell, csvLine } from "@/lib/operations/csv";
-import { statementLabels as L } from "@/lib/statements/labels";
+import { csvCell, csvLine } from "@/lib/csv/encode";
+import { statementHeading, statementLabels as L, summaryFigures } from "@/lib/statements/labels";
 import type { StatementDocument } from "@/lib/statements/document";
 import { Decimal } from "@/lib/money/decimal";
 
@@ -22,20 +22,8 @@ export async function writeStatementCsv(doc: StatementDocument, out: Writable): 
   const s = doc.summary;
   const t = (v: string) => csvCell(v, { text: true });
   const summary: [string, string][] = [
-    [L.title, doc.merchant],
-    [L.period, `${s.period.from} — ${s.period.to}`],
-    [L.timeZone, s.period.tz],
-    [L.currency, s.currency ?? ""],
-    [L.generatedAt, doc.generatedAt],
-    [L.generatedBy, doc.generatedBy],
-    [L.opening, s.opening.available],
-    [L.credits, s.totals.credits],
-    [L.debits, s.totals.debits],
-    [L.commissions, s.totals.commissions],
-    [L.holds, s.totals.holds],
-    [L.outside, s.totals.outside],
-    [L.closing, s.closing.available],
-    [L.holdsAtEnd, s.closing.holds],
+    ...statementHeading(doc),
+    ...summaryFigures(s),
     [
       L.check,
       `${s.check.openingPlusMovements} = ${s.check.closing}: ${s.check.ok ? L.checkOk : L.checkFailed}`,

@@ -1,3 +1,4 @@
+import { CSV_CONTENT_TYPE } from "@/lib/csv/encode";
 import type { StatementPosting } from "@/lib/ledger/postings";
 import type { StatementSummary } from "@/lib/ledger/statement";
 
@@ -16,7 +17,7 @@ export const exportFormats = ["csv", "xlsx", "pdf"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
 
 export const contentTypes: Record<ExportFormat, string> = {
-  csv: "text/csv; charset=utf-8",
+  csv: CSV_CONTENT_TYPE,
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   pdf: "application/pdf",
 };

@@ -1,5 +1,7 @@
 // Every user-visible word of statements and their exports, in one place for the coming i18n catalogs.
 import type { PostingKind } from "@/lib/ledger/rules";
+import type { StatementSummary } from "@/lib/ledger/statement";
+import type { StatementDocument } from "@/lib/statements/document";
 
 export const statementLabels = {
   title: "Account statement",
@@ -76,3 +78,32 @@ export const statementLabels = {
     string
   >,
 } as const;
+
+/** The heading lines of the CSV and XLSX exports: merchant, period, zone, currency, when and by whom. */
+export function statementHeading(doc: StatementDocument): [string, string][] {
+  const L = statementLabels;
+  const s = doc.summary;
+  return [
+    [L.title, doc.merchant],
+    [L.period, `${s.period.from} — ${s.period.to}`],
+    [L.timeZone, s.period.tz],
+    [L.currency, s.currency ?? ""],
+    [L.generatedAt, doc.generatedAt],
+    [L.generatedBy, doc.generatedBy],
+  ];
+}
+
+/** The summary's figures, labelled, in the order every export shows them (opening to held at the end). */
+export function summaryFigures(s: StatementSummary): [string, string][] {
+  const L = statementLabels;
+  return [
+    [L.opening, s.opening.available],
+    [L.credits, s.totals.credits],
+    [L.debits, s.totals.debits],
+    [L.commissions, s.totals.commissions],
+    [L.holds, s.totals.holds],
+    [L.outside, s.totals.outside],
+    [L.closing, s.closing.available],
+    [L.holdsAtEnd, s.closing.holds],
+  ];
+}

@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 import PDFDocument from "pdfkit";
 import type { StatementPosting } from "@/lib/ledger/postings";
 import type { StatementDocument } from "@/lib/statements/document";
-import { statementLabels as L } from "@/lib/statements/labels";
+import { statementLabels as L, summaryFigures } from "@/lib/statements/labels";
 
 // DejaVu Sans covers Cyrillic (recipient and bank names); shipped by the dejavu-fonts-ttf package.
 const FONT_DIR = path.join(process.cwd(), "node_modules", "dejavu-fonts-ttf", "ttf");
@@ -97,17 +97,7 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
 
   pdf.font("bold").fontSize(11).text(L.summary);
   pdf.font("body").fontSize(9);
-  const figures: [string, string][] = [
-    [L.opening, s.opening.available],
-    [L.credits, s.totals.credits],
-    [L.debits, s.totals.debits],
-    [L.commissions, s.totals.commissions],
-    [L.holds, s.totals.holds],
-    [L.outside, s.totals.outside],
-    [L.closing, s.closing.available],
-    [L.holdsAtEnd, s.closing.holds],
-  ];
-  for (const [k, v] of figures) {
+  for (const [k, v] of summaryFigures(s)) {
     const y = pdf.y;
     pdf.text(k, MARGIN, y, { width: 260 });
     pdf.text(`${v} ${s.currency ?? ""}`, MARGIN + 260, y, { width: 140, align: "right" });

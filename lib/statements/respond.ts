@@ -1,5 +1,6 @@
 import "server-only";
 import { PassThrough, type Writable } from "node:stream";
+import { downloadHeaders, pullStream } from "@/lib/http/download";
 import { getLog } from "@/lib/log";
 import { contentTypes, type ExportFormat, type StatementDocument } from "@/lib/statements/document";
 import { writeStatementCsv } from "@/lib/statements/csv";
@@ -14,13 +15,8 @@ export const renderers: Record<ExportFormat, (doc: StatementDocument, out: Writa
 
 const safeName = (name: string) => name.replace(/[^\w.-]+/g, "_").slice(0, 120);
 
-function headers(format: ExportFormat, name: string): HeadersInit {
-  return {
-    "content-type": contentTypes[format],
-    "content-disposition": `attachment; filename="${safeName(name)}.${format}"`,
-    "cache-control": "no-store",
-  };
-}
+const headers = (format: ExportFormat, name: string) =>
+  downloadHeaders(contentTypes[format], `${safeName(name)}.${format}`);
 
 /**
  * Streams a statement in a format, pulled by the client: a failure mid-stream is logged and breaks the
@@ -35,21 +31,9 @@ export function statementResponse(doc: StatementDocument, format: ExportFormat, 
       if (!cancelled) getLog().error({ err: error, format }, "statement export failed");
       out.destroy(error instanceof Error ? error : new Error("statement export failed"));
     });
-  const chunks = out[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(new Uint8Array(next.value));
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    cancel() {
-      cancelled = true;
-      out.destroy();
-    },
+  const body = pullStream(out[Symbol.asyncIterator]() as AsyncIterator<Buffer>, () => {
+    cancelled = true;
+    out.destroy();
   });
   return new Response(body, { headers: headers(format, name) });
 }

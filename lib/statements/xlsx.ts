@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { Decimal } from "@/lib/money/decimal";
 import type { StatementDocument } from "@/lib/statements/document";
-import { statementLabels as L } from "@/lib/statements/labels";
+import { statementHeading, statementLabels as L, summaryFigures } from "@/lib/statements/labels";
 
 // Spreadsheet cells are numbers (doubles) by nature: amounts are exact decimal strings up to here and
 // become numbers only as cell values, shown with four decimals.
@@ -45,14 +45,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
 
   const summary = wb.addWorksheet(L.sheets.summary);
   summary.columns = [{ width: 46 }, { width: 40 }];
-  const text: [string, string][] = [
-    [L.title, doc.merchant],
-    [L.period, `${s.period.from} — ${s.period.to}`],
-    [L.timeZone, s.period.tz],
-    [L.currency, s.currency ?? ""],
-    [L.generatedAt, doc.generatedAt],
-    [L.generatedBy, doc.generatedBy],
-  ];
+  const text = statementHeading(doc);
   if (doc.issued)
     text.push(
       [L.issuedAt, doc.issued.at],
@@ -60,17 +53,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
       [L.contentHash, doc.issued.contentHash],
     );
   for (const row of text) summary.addRow(row).commit();
-  const money: [string, string][] = [
-    [L.opening, s.opening.available],
-    [L.credits, s.totals.credits],
-    [L.debits, s.totals.debits],
-    [L.commissions, s.totals.commissions],
-    [L.holds, s.totals.holds],
-    [L.outside, s.totals.outside],
-    [L.closing, s.closing.available],
-    [L.holdsAtEnd, s.closing.holds],
-    [L.check, s.check.openingPlusMovements],
-  ];
+  const money: [string, string][] = [...summaryFigures(s), [L.check, s.check.openingPlusMovements]];
   for (const [label, value] of money) {
     const row = summary.addRow([label, num(value)]);
     row.getCell(2).numFmt = MONEY;

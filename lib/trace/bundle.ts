@@ -1,5 +1,5 @@
 import type { TraceLookup } from "./lookup";
-import { maskNumbersInJson } from "@/lib/operations/mask";
+import { maskNumbersInJson } from "@/lib/recipients/mask";
 
 const SECRET_KEYS = /authorization|token|password|secret|cookie/i;
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;

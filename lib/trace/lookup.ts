@@ -2,10 +2,13 @@ import "server-only";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
-import { maskNumbersInJsonText } from "@/lib/operations/mask";
-import { presentApiCall, type ApiCallItem } from "@/lib/operations/detail";
-import { buildTimeline, type TimelineEntry } from "@/lib/operations/timeline";
-import type { OperationType } from "@/lib/platform/schemas";
+import { maskNumbersInJsonText } from "@/lib/recipients/mask";
+import {
+  presentApiCall,
+  type ApiCallItem,
+  type OperationDetail,
+} from "@/lib/operations/detail/operation-detail";
+import { buildTimeline } from "@/lib/operations/detail/timeline";
 import { isUuid } from "@/lib/uuid";
 import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
@@ -51,19 +54,21 @@ export type TraceWebhook = {
   readBackTraceID: string | null;
 };
 
-export type TraceOperation = {
-  id: string;
-  typeOperation: OperationType;
-  status: OperationStatus;
-  idTransactionMerchant: string;
-  dateAdded: string;
-  dateUpdated: string | null;
-  amount: string;
-  currency: string;
-  amountInCurrencyBalance: string | null;
-  exchangeRate: string | null;
-  timeline: TimelineEntry[];
-};
+/** An operation found by the lookup: the head of its detail page and its timeline. */
+export type TraceOperation = Pick<
+  OperationDetail,
+  | "id"
+  | "typeOperation"
+  | "status"
+  | "idTransactionMerchant"
+  | "dateAdded"
+  | "dateUpdated"
+  | "amount"
+  | "currency"
+  | "amountInCurrencyBalance"
+  | "exchangeRate"
+  | "timeline"
+>;
 
 export type TraceLookup = {
   query: string;

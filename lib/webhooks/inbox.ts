@@ -2,9 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { keysetPage } from "@/lib/keyset-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
-import { maskNumbersInText } from "@/lib/operations/mask";
+import { maskNumbersInText } from "@/lib/recipients/mask";
 
 export const webhookOutcomes = [
   "received",
@@ -96,11 +97,7 @@ export async function listDeliveries(
     take: PAGE + 1,
     select: listFields,
   });
-  const page = rows.slice(0, PAGE);
-  return {
-    rows: page.map(toRow),
-    nextBefore: rows.length > PAGE ? (page.at(-1)?.id.toString() ?? null) : null,
-  };
+  return keysetPage(rows, PAGE, toRow);
 }
 
 export type DeliveryDetail = InboxRow & {

@@ -1,13 +1,13 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
-import { applySnapshot, SKEW_MS, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
+import { applySnapshot, SKEW_MS, type ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
 import {
   fieldsOfSnapshot,
   HINT_FIELDS,
   LIFECYCLE_FIELDS,
   MIRRORED_FIELDS,
-} from "@/lib/operations/mirror-fields";
+} from "@/lib/operations/mirror/mirror-fields";
 import { isFinal, statusRank } from "@/lib/operations/status";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";

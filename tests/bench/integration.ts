@@ -10,7 +10,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { freePort } from "../../scripts/lib/embedded-postgres";
-import { snapshotToRow } from "../../lib/operations/snapshot-row";
+import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
 import { createPlatformClient } from "../../lib/platform/client";
 import { databaseRecorder } from "../../lib/platform/record-to-db";
 import type { Operation } from "../../lib/platform/schemas";

@@ -6,16 +6,16 @@ import { OperationTable } from "@/components/operations/operation-table";
 import { Pagination } from "@/components/operations/pagination";
 import { SavedViews } from "@/components/operations/saved-views";
 import { StatusCounts } from "@/components/operations/status-counts";
-import { actorFor } from "@/lib/audit/actor";
+import { actorFor } from "@/lib/auth/actor";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
-import { encodeCursor } from "@/lib/operations/cursor";
-import { filterParams, parseOperationFilter, viewParams } from "@/lib/operations/filter";
-import { presentListRow } from "@/lib/operations/present";
-import { listOperations } from "@/lib/operations/queries";
-import { listSavedViews } from "@/lib/operations/saved-views";
-import { authorizeSearch } from "@/lib/operations/search-policy";
+import { encodeCursor } from "@/lib/operations/list/cursor";
+import { filterParams, parseOperationFilter, viewParams } from "@/lib/operations/list/filter";
+import { presentListRow } from "@/lib/operations/list/present";
+import { listOperations } from "@/lib/operations/list/queries";
+import { listSavedViews } from "@/lib/operations/list/saved-views";
+import { authorizeSearch } from "@/lib/operations/list/search-policy";
 
 export const metadata: Metadata = { title: "Operations" };
 

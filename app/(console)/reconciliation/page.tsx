@@ -3,11 +3,11 @@ import Link from "next/link";
 import { DriftDecision } from "@/components/reconciliation/drift-decision";
 import { RunNow } from "@/components/reconciliation/run-now";
 import { Alert } from "@/components/ui/alert";
+import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
 import { formatInZone } from "@/lib/time/zone";
-import { HeaderRow } from "@/components/ui/header-row";
 
 export const metadata: Metadata = { title: "Reconciliation" };
 
@@ -33,50 +33,38 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         {runs.length === 0 ? (
           <p className="text-sm text-zinc-500">No runs yet.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="runs-table">
-              <thead className="text-xs text-zinc-500">
-                <HeaderRow
-                  labels={[
-                    "Started (UTC)",
-                    "Kind",
-                    "Status",
-                    "Finished",
-                    "Pages",
-                    "Seen",
-                    "Inserted",
-                    "Updated",
-                    "Drift",
-                    "Note",
-                  ]}
-                />
-              </thead>
-              <tbody>
-                {runs.map((r) => (
-                  <tr
-                    key={r.id}
-                    data-testid="run-row"
-                    className="border-t border-zinc-200 dark:border-zinc-800"
-                  >
-                    <td className="whitespace-nowrap px-2 py-1">{when(r.startedAt)}</td>
-                    <td className="px-2 py-1">{r.kind}</td>
-                    <td className="px-2 py-1" data-testid="run-status">
-                      {r.status}
-                    </td>
-                    <td className="whitespace-nowrap px-2 py-1">{when(r.finishedAt)}</td>
-                    <td className="px-2 py-1">{r.pages}</td>
-                    <td className="px-2 py-1">{r.operationsSeen}</td>
-                    <td className="px-2 py-1">{r.inserted}</td>
-                    <td className="px-2 py-1">{r.updated}</td>
-                    <td className="px-2 py-1">{r.drift}</td>
-                    <td className="max-w-xs truncate px-2 py-1 text-xs" title={r.error ?? r.stopReason ?? ""}>
-                      {r.error ?? r.stopReason ?? ""}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="runs-table"
+            headers={[
+              "Started (UTC)",
+              "Kind",
+              "Status",
+              "Finished",
+              "Pages",
+              "Seen",
+              "Inserted",
+              "Updated",
+              "Drift",
+              "Note",
+            ]}
+          >
+            {runs.map((r) => (
+              <DataRow key={r.id} testId="run-row">
+                <Cell kind="when">{when(r.startedAt)}</Cell>
+                <Cell>{r.kind}</Cell>
+                <Cell testId="run-status">{r.status}</Cell>
+                <Cell kind="when">{when(r.finishedAt)}</Cell>
+                <Cell>{r.pages}</Cell>
+                <Cell>{r.operationsSeen}</Cell>
+                <Cell>{r.inserted}</Cell>
+                <Cell>{r.updated}</Cell>
+                <Cell>{r.drift}</Cell>
+                <Cell kind="note" title={r.error ?? r.stopReason ?? ""}>
+                  {r.error ?? r.stopReason ?? ""}
+                </Cell>
+              </DataRow>
+            ))}
+          </DataTable>
         )}
       </section>
 
@@ -100,67 +88,53 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         {drift.rows.length === 0 ? (
           <p className="text-sm text-zinc-500">No {filter.state} drift items.</p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm" data-testid="drift-table">
-              <thead className="text-xs text-zinc-500">
-                <HeaderRow
-                  labels={[
-                    ...["Found (UTC)", "Kind", "Operation", "Mirror", "Platform", "Note"],
-                    ...(mayDecide && filter.state !== "resolved" ? ["Decision"] : []),
-                  ]}
-                />
-              </thead>
-              <tbody>
-                {drift.rows.map((d) => (
-                  <tr
-                    key={d.id}
-                    data-testid="drift-row"
-                    className="border-t border-zinc-200 align-top dark:border-zinc-800"
-                  >
-                    <td className="whitespace-nowrap px-2 py-1">{when(d.createdAt)}</td>
-                    <td className="px-2 py-1">
-                      {d.kind}
-                      {d.fields.length > 0 && (
-                        <span className="block text-xs text-zinc-500" data-testid="drift-fields">
-                          {d.fields.join(", ")}
-                        </span>
-                      )}
-                    </td>
-                    <td className="px-2 py-1 font-mono text-xs">
-                      <Link href={`/operations/${d.operationId}`} className="underline">
-                        {d.operationId}
-                      </Link>
-                    </td>
-                    <td className="max-w-[14rem] break-all px-2 py-1 font-mono text-xs">
-                      {short(d.mirrorValue)}
-                    </td>
-                    <td className="max-w-[14rem] break-all px-2 py-1 font-mono text-xs">
-                      {short(d.platformValue)}
-                    </td>
-                    <td className="px-2 py-1 text-xs">
-                      {d.repairedAt && (
-                        <span className="block text-zinc-500" data-testid="drift-repaired">
-                          repaired {when(d.repairedAt)} from the platform
-                          {d.sourceRef ? ` (traceID ${d.sourceRef})` : ""}
-                        </span>
-                      )}
-                      {d.note ?? ""}
-                      {d.resolvedBy && (
-                        <span className="block text-zinc-500">
-                          resolved by {d.resolvedBy} {when(d.resolvedAt)}
-                        </span>
-                      )}
-                    </td>
-                    {mayDecide && d.state !== "resolved" && (
-                      <td className="min-w-[16rem] px-2 py-1">
-                        <DriftDecision id={d.id} state={d.state} />
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="drift-table"
+            headers={[
+              ...["Found (UTC)", "Kind", "Operation", "Mirror", "Platform", "Note"],
+              ...(mayDecide && filter.state !== "resolved" ? ["Decision"] : []),
+            ]}
+          >
+            {drift.rows.map((d) => (
+              <DataRow key={d.id} testId="drift-row" top>
+                <Cell kind="when">{when(d.createdAt)}</Cell>
+                <Cell>
+                  {d.kind}
+                  {d.fields.length > 0 && (
+                    <span className="block text-xs text-zinc-500" data-testid="drift-fields">
+                      {d.fields.join(", ")}
+                    </span>
+                  )}
+                </Cell>
+                <Cell kind="code">
+                  <Link href={`/operations/${d.operationId}`} className="underline">
+                    {d.operationId}
+                  </Link>
+                </Cell>
+                <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.mirrorValue)}</Cell>
+                <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.platformValue)}</Cell>
+                <Cell className="text-xs">
+                  {d.repairedAt && (
+                    <span className="block text-zinc-500" data-testid="drift-repaired">
+                      repaired {when(d.repairedAt)} from the platform
+                      {d.sourceRef ? ` (traceID ${d.sourceRef})` : ""}
+                    </span>
+                  )}
+                  {d.note ?? ""}
+                  {d.resolvedBy && (
+                    <span className="block text-zinc-500">
+                      resolved by {d.resolvedBy} {when(d.resolvedAt)}
+                    </span>
+                  )}
+                </Cell>
+                {mayDecide && d.state !== "resolved" && (
+                  <Cell className="min-w-[16rem]">
+                    <DriftDecision id={d.id} state={d.state} />
+                  </Cell>
+                )}
+              </DataRow>
+            ))}
+          </DataTable>
         )}
         <div className="flex gap-3 text-sm">
           {filter.page > 1 && (

@@ -6,9 +6,10 @@ import { TestConnection } from "@/components/settings/test-connection";
 import { Alert } from "@/components/ui/alert";
 import { CopyButton } from "@/components/ui/copy-button";
 import { requirePagePermission } from "@/lib/auth/session";
-import { getPlatformConnection, originFrom } from "@/lib/settings/connection";
+import { originFrom } from "@/lib/http/origin";
+import { getPlatformConnection } from "@/lib/settings/connection";
 import { getSettings, toPublicSettings } from "@/lib/settings/settings";
-import { webhookEndpointView } from "@/lib/settings/webhook-endpoint";
+import { webhookEndpointView } from "@/lib/webhooks/endpoint";
 import { formatInZone } from "@/lib/time/zone";
 
 export const metadata: Metadata = { title: "Settings" };

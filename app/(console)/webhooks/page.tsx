@@ -3,10 +3,10 @@ import Link from "next/link";
 import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { requirePagePermission } from "@/lib/auth/session";
 import { formatInZone } from "@/lib/time/zone";
 import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
-import { HeaderRow } from "@/components/ui/header-row";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -55,53 +55,38 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       {page.rows.length === 0 ? (
         <p className="text-sm text-zinc-500">No deliveries.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="webhook-table">
-            <thead className="text-xs text-zinc-500">
-              <HeaderRow
-                labels={["#", "Received (UTC)", "Outcome", "Operation", "Status", "Source IP", "Detail"]}
-              />
-            </thead>
-            <tbody>
-              {page.rows.map((r) => (
-                <tr
-                  key={r.id}
-                  data-testid="webhook-row"
-                  className="border-t border-zinc-200 dark:border-zinc-800"
-                >
-                  <td className="px-2 py-1">
-                    <Link href={`/webhooks/${r.id}`} className="underline">
-                      {r.id}
-                    </Link>
-                  </td>
-                  <td className="whitespace-nowrap px-2 py-1">
-                    {formatInZone(new Date(r.receivedAt), "UTC")}
-                  </td>
-                  <td className="px-2 py-1">
-                    <OutcomeBadge outcome={r.outcome} />
-                  </td>
-                  <td className="px-2 py-1 font-mono text-xs">
-                    {r.operationId ? (
-                      <Link href={`/operations/${r.operationId}`} className="underline">
-                        {r.operationId}
-                      </Link>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td className="px-2 py-1">{r.operationStatus ?? "—"}</td>
-                  <td className="px-2 py-1 font-mono text-xs">{r.sourceIp ?? "—"}</td>
-                  <td
-                    className="max-w-xs truncate px-2 py-1 text-xs text-zinc-600"
-                    title={r.outcomeDetail ?? ""}
-                  >
-                    {r.outcomeDetail ?? ""}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="webhook-table"
+          headers={["#", "Received (UTC)", "Outcome", "Operation", "Status", "Source IP", "Detail"]}
+        >
+          {page.rows.map((r) => (
+            <DataRow key={r.id} testId="webhook-row">
+              <Cell>
+                <Link href={`/webhooks/${r.id}`} className="underline">
+                  {r.id}
+                </Link>
+              </Cell>
+              <Cell kind="when">{formatInZone(new Date(r.receivedAt), "UTC")}</Cell>
+              <Cell>
+                <OutcomeBadge outcome={r.outcome} />
+              </Cell>
+              <Cell kind="code">
+                {r.operationId ? (
+                  <Link href={`/operations/${r.operationId}`} className="underline">
+                    {r.operationId}
+                  </Link>
+                ) : (
+                  "—"
+                )}
+              </Cell>
+              <Cell>{r.operationStatus ?? "—"}</Cell>
+              <Cell kind="code">{r.sourceIp ?? "—"}</Cell>
+              <Cell kind="note" className="text-zinc-600" title={r.outcomeDetail ?? ""}>
+                {r.outcomeDetail ?? ""}
+              </Cell>
+            </DataRow>
+          ))}
+        </DataTable>
       )}
       {next && (
         <Link href={next} className="text-sm underline">

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { withPermission } from "@/lib/auth/route";
-import { decodeCursor } from "@/lib/operations/cursor";
-import { parseOperationFilter } from "@/lib/operations/filter";
-import { presentListRow } from "@/lib/operations/present";
-import { countNewer, listOperations, operationsByIds } from "@/lib/operations/queries";
-import { authorizeSearch, searchRefusalResponse } from "@/lib/operations/search-policy";
-import { MAX_PAGE_SIZE } from "@/lib/operations/filter";
+import { decodeCursor } from "@/lib/operations/list/cursor";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
+import { presentListRow } from "@/lib/operations/list/present";
+import { countNewer, listOperations, operationsByIds } from "@/lib/operations/list/queries";
+import { authorizeSearch, searchRefusalResponse } from "@/lib/operations/list/search-policy";
+import { MAX_PAGE_SIZE } from "@/lib/operations/list/filter";
 
 const liveParams = z.object({
   ids: z

@@ -5,8 +5,9 @@
  * Run with `node --import tsx --conditions=react-server` and DATABASE_URL set.
  */
 import { getDb } from "@/lib/db";
-import { csvStream, exportOperationsCsv } from "@/lib/operations/export";
-import { parseOperationFilter } from "@/lib/operations/filter";
+import { csvStream } from "@/lib/csv/stream";
+import { exportOperationsCsv } from "@/lib/operations/export/operations-csv";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
 import { BENCH_BALANCE_CURRENCY } from "./fill";
 
 export type ExportChildResult = {

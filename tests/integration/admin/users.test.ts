@@ -13,7 +13,7 @@ vi.mock("next/headers", () => ({
 }));
 
 const { createUserAction, setUserRoleAction, disableUserAction, resetUserPasswordAction } =
-  await import("@/lib/users/actions");
+  await import("@/lib/actions/users");
 const { currentUser } = await import("@/lib/auth/session");
 
 const db = getDb();

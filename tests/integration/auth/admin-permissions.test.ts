@@ -48,11 +48,11 @@ const action =
     const fn = pick(await load());
     return actionOutcome(() => fn(input));
   };
-const settingsActions = () => import("@/lib/settings/actions");
-const userActions = () => import("@/lib/users/actions");
-const reconcileActions = () => import("@/lib/reconcile/actions");
-const payinActions = () => import("@/lib/payins/actions");
-const statementActions = () => import("@/lib/statements/actions");
+const settingsActions = () => import("@/lib/actions/settings");
+const userActions = () => import("@/lib/actions/users");
+const reconcileActions = () => import("@/lib/actions/reconcile");
+const payinActions = () => import("@/lib/actions/payins");
+const statementActions = () => import("@/lib/actions/statements");
 
 // `allowed`: the roles let through, written out by hand (never computed from the matrix under test).
 const checks: Array<{ name: string; allowed: readonly TestRole[]; run: () => Promise<Outcome> }> = [
@@ -70,7 +70,7 @@ const checks: Array<{ name: string; allowed: readonly TestRole[]; run: () => Pro
     name: "action reprocessWebhookAction",
     allowed: ["admin", "support"],
     run: action(
-      () => import("@/lib/webhooks/actions"),
+      () => import("@/lib/actions/webhooks"),
       (m) => m.reprocessWebhookAction,
       { id: "x" },
     ),

@@ -33,7 +33,7 @@ let issuedStatementId = "";
 beforeAll(async () => {
   for (const role of roles) users[role] = (await createStaff(role)).id;
   await insertOperations([{ id: operationId, dateAdded: new Date("2004-02-02T00:00:00Z") }]);
-  const { issueStatement } = await import("@/lib/ledger/issue");
+  const { issueStatement } = await import("@/lib/statements/issue");
   const period = { from: new Date("2004-02-01T00:00:00Z"), to: new Date("2004-02-02T00:00:00Z"), tz: "UTC" };
   issuedStatementId = (await issueStatement(period, { id: null, email: "test" })).id;
 });
@@ -50,7 +50,7 @@ const checks: Array<{ name: string; allowed: readonly TestRole[]; run: () => Pro
     name: "action refreshOperationAction",
     allowed: ["admin", "finance", "support"],
     run: async () => {
-      const { refreshOperationAction } = await import("@/lib/operations/actions");
+      const { refreshOperationAction } = await import("@/lib/actions/operations");
       return actionOutcome(() => refreshOperationAction({ id: operationId }));
     },
   },
@@ -58,7 +58,7 @@ const checks: Array<{ name: string; allowed: readonly TestRole[]; run: () => Pro
     name: "action revealRecipientNumberAction",
     allowed: ["admin", "finance", "approver"],
     run: async () => {
-      const { revealRecipientNumberAction } = await import("@/lib/operations/actions");
+      const { revealRecipientNumberAction } = await import("@/lib/actions/operations");
       return actionOutcome(() => revealRecipientNumberAction({ id: operationId }));
     },
   },
@@ -66,7 +66,7 @@ const checks: Array<{ name: string; allowed: readonly TestRole[]; run: () => Pro
     name: "action saveViewAction",
     allowed: ["admin", "finance", "approver", "support"],
     run: async () => {
-      const { saveViewAction } = await import("@/lib/operations/actions");
+      const { saveViewAction } = await import("@/lib/actions/operations");
       return actionOutcome(() => saveViewAction({ name: `v-${randomUUID()}`, query: "status=failed" }));
     },
   },
@@ -74,7 +74,7 @@ const checks: Array<{ name: string; allowed: readonly TestRole[]; run: () => Pro
     name: "action deleteViewAction",
     allowed: ["admin", "finance", "approver", "support"],
     run: async () => {
-      const { deleteViewAction } = await import("@/lib/operations/actions");
+      const { deleteViewAction } = await import("@/lib/actions/operations");
       return actionOutcome(() => deleteViewAction({ id: randomUUID() }));
     },
   },

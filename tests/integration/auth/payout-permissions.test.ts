@@ -32,9 +32,9 @@ function signInAs(role: TestRole | null) {
   session.current = role ? { userId: users[role], sessionVersion: 0 } : null;
 }
 
-type Actions = typeof import("@/lib/payouts/actions");
+type Actions = typeof import("@/lib/actions/payouts");
 const action = (pick: (m: Actions) => (input: unknown) => Promise<unknown>, input: unknown) => async () => {
-  const fn = pick(await import("@/lib/payouts/actions"));
+  const fn = pick(await import("@/lib/actions/payouts"));
   return actionOutcome(() => fn(input));
 };
 const badForm = { amount: "1e3" };

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
-import { createOnce, resolvePendingIntent, type Creation } from "@/lib/operations/create-once";
+import { createOnce, resolvePendingIntent, type Creation } from "@/lib/operations/mirror/create-once";
 import { statusRank } from "@/lib/operations/status";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { getAttention } from "@/lib/home/attention";
-import { filterParams, parseOperationFilter } from "@/lib/operations/filter";
+import { filterParams, parseOperationFilter } from "@/lib/operations/list/filter";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
 

@@ -15,8 +15,8 @@ vi.mock("next/headers", () => ({
     new Headers({ "x-paydesk-client-ip": "198.51.100.7", "accept-language": request.acceptLanguage }),
 }));
 
-const { setLanguage, setTimeZone } = await import("@/lib/users/preference-actions");
-const { requestPreferences } = await import("@/lib/i18n/request-locale");
+const { setLanguage, setTimeZone } = await import("@/lib/actions/preferences");
+const { requestPreferences } = await import("@/lib/auth/request-preferences");
 const { authorizedAction } = await import("@/lib/auth/action");
 
 let restore: () => Promise<void>;
@@ -102,7 +102,9 @@ describe("the time zone", () => {
 });
 
 describe("server actions answer in the user's language", () => {
-  const probe = authorizedAction("operations.read", z.object({ n: z.number().min(5) }), async () => ({ ok: true }));
+  const probe = authorizedAction("operations.read", z.object({ n: z.number().min(5) }), async () => ({
+    ok: true,
+  }));
 
   it("zod's own messages and the summary in Russian for a ru user", async () => {
     await getDb().user.update({ where: { id: userId }, data: { locale: "ru" } });

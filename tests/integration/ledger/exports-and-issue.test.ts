@@ -4,7 +4,7 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { permissions } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
-import { issueStatement, issuedFile, markSupersededStatements } from "@/lib/ledger/issue";
+import { issueStatement, issuedFile, markSupersededStatements } from "@/lib/statements/issue";
 import type { StatementPeriod } from "@/lib/ledger/statement";
 import type { StatementDocument } from "@/lib/statements/document";
 import { liveStatement } from "@/lib/statements/live";

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
-import { applySnapshot, incomingSnapshot, judgeSnapshot } from "@/lib/operations/apply-snapshot";
-import { fieldsOfSnapshot, MIRRORED_FIELDS, type MirrorFields } from "@/lib/operations/mirror-fields";
-import type { MirrorState } from "@/lib/operations/mirror-state";
-import { flagStuckOperations } from "@/lib/operations/stuck";
+import { applySnapshot, incomingSnapshot, judgeSnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import { fieldsOfSnapshot, MIRRORED_FIELDS, type MirrorFields } from "@/lib/operations/mirror/mirror-fields";
+import type { MirrorState } from "@/lib/operations/mirror/mirror-state";
+import { flagStuckOperations } from "@/lib/operations/mirror/stuck";
 import { snapshot } from "../../support/operations";
 
 const at = (minute: number) => `2026-11-20T10:${String(minute).padStart(2, "0")}:00.000Z`;

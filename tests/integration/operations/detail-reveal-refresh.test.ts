@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
-import { getOperationDetail } from "@/lib/operations/detail";
-import { refreshOperation } from "@/lib/operations/refresh";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import { getOperationDetail } from "@/lib/operations/detail/operation-detail";
+import { refreshOperation } from "@/lib/operations/mirror/refresh";
 import { PlatformError } from "@/lib/platform/errors";
 import { snapshot } from "../../support/operations";
 import { createStaff } from "../../support/mirror";
@@ -98,7 +98,7 @@ describe("revealing a recipient number", () => {
   it("shows the number to finance and writes an audit entry", async () => {
     const finance = await createStaff("finance");
     session.current = { userId: finance.id, sessionVersion: 0 };
-    const { revealRecipientNumberAction } = await import("@/lib/operations/actions");
+    const { revealRecipientNumberAction } = await import("@/lib/actions/operations");
     expect(await revealRecipientNumberAction({ id })).toEqual({ ok: true, number: "4276000000000001" });
     const entries = await getDb().auditLog.findMany({
       where: { actorUserId: finance.id, action: "recipient.reveal" },
@@ -110,7 +110,7 @@ describe("revealing a recipient number", () => {
   it("refuses support and audits nothing", async () => {
     const support = await createStaff("support");
     session.current = { userId: support.id, sessionVersion: 0 };
-    const { revealRecipientNumberAction } = await import("@/lib/operations/actions");
+    const { revealRecipientNumberAction } = await import("@/lib/actions/operations");
     expect(await revealRecipientNumberAction({ id })).toMatchObject({ ok: false, code: "forbidden" });
     expect(await getDb().auditLog.count({ where: { actorUserId: support.id } })).toBe(0);
   });
@@ -118,7 +118,7 @@ describe("revealing a recipient number", () => {
   it("rejects input that is not an operation id", async () => {
     const finance = await createStaff("finance");
     session.current = { userId: finance.id, sessionVersion: 0 };
-    const { revealRecipientNumberAction } = await import("@/lib/operations/actions");
+    const { revealRecipientNumberAction } = await import("@/lib/actions/operations");
     expect(await revealRecipientNumberAction({ id: "x" })).toMatchObject({ ok: false, code: "invalid" });
   });
 });

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { csvCell, csvLine } from "@/lib/operations/csv";
-import { csvStream, databaseKnowsZone, exportHeader, exportOperationsCsv } from "@/lib/operations/export";
-import { parseOperationFilter } from "@/lib/operations/filter";
-import { maskNumber } from "@/lib/operations/mask";
+import { csvCell, csvLine } from "@/lib/csv/encode";
+import { csvStream } from "@/lib/csv/stream";
+import { databaseKnowsZone, exportHeader, exportOperationsCsv } from "@/lib/operations/export/operations-csv";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
+import { maskNumber } from "@/lib/recipients/mask";
 import { Decimal } from "@/lib/money/decimal";
 import { formatInZoneIso } from "@/lib/time/zone";
 import { insertOperations, mirrorRow } from "../../support/mirror";

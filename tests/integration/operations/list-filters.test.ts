@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { parseOperationFilter } from "@/lib/operations/filter";
-import { countByStatus, countNewer, listOperations } from "@/lib/operations/queries";
-import { presentListRow } from "@/lib/operations/present";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
+import { countByStatus, countNewer, listOperations } from "@/lib/operations/list/queries";
+import { presentListRow } from "@/lib/operations/list/present";
 import { createStaff, insertOperations } from "../../support/mirror";
 
 // This file owns the year 2003 of the mirror.

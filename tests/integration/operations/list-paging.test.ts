@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseOperationFilter, type OperationFilter } from "@/lib/operations/filter";
-import { decodeCursor } from "@/lib/operations/cursor";
-import { listOperations } from "@/lib/operations/queries";
+import { parseOperationFilter, type OperationFilter } from "@/lib/operations/list/filter";
+import { decodeCursor } from "@/lib/operations/list/cursor";
+import { listOperations } from "@/lib/operations/list/queries";
 import { insertOperations } from "../../support/mirror";
 
 // This file owns the year 2001 of the mirror.

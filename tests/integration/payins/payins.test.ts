@@ -14,7 +14,7 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.7" }),
 }));
 
-const { createPayInAction, createPaymentLinkAction } = await import("@/lib/payins/actions");
+const { createPayInAction, createPaymentLinkAction } = await import("@/lib/actions/payins");
 
 let sandbox: Sandbox;
 let recorder: InMemoryRecorder;

@@ -67,7 +67,7 @@ function validInput(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const actions = () => import("@/lib/payouts/actions");
+const actions = () => import("@/lib/actions/payouts");
 const payoutCalls = () => recorder.calls.filter((c) => c.path.includes("/host2host/payout"));
 const requestsBy = (role: Role) => db.payoutRequest.count({ where: { makerId: users[role] } });
 

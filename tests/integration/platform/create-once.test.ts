@@ -7,7 +7,7 @@ import {
   IdempotencyConflictError,
   resolvePendingIntent,
   type Creation,
-} from "@/lib/operations/create-once";
+} from "@/lib/operations/mirror/create-once";
 import type { PlatformClient } from "@/lib/platform/client";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 

@@ -19,7 +19,7 @@ vi.mock("@/lib/queue/enqueue", () => ({
   },
 }));
 
-const { decideDriftAction, runReconciliationNowAction } = await import("@/lib/reconcile/actions");
+const { decideDriftAction, runReconciliationNowAction } = await import("@/lib/actions/reconcile");
 
 const db = getDb();
 let financeId: string;

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { walkOperations } from "@/lib/reconcile/walk";
 import { snapshot } from "../../support/operations";

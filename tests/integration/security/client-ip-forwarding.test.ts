@@ -15,7 +15,7 @@ vi.mock("next/headers", () => ({ headers: async () => requestHeaders.current }))
 
 const clientIp = await import("@/lib/http/client-ip");
 const { handleIfWebhook } = await import("@/lib/webhooks/http-receiver");
-const { actorFor } = await import("@/lib/audit/actor");
+const { actorFor } = await import("@/lib/auth/actor");
 
 const servers: Server[] = [];
 

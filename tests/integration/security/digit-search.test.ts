@@ -5,8 +5,8 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
-import { encodeCursor } from "@/lib/operations/cursor";
-import { searchCondition } from "@/lib/operations/search";
+import { encodeCursor } from "@/lib/operations/list/cursor";
+import { searchCondition } from "@/lib/operations/list/search";
 import { OperationTable } from "@/components/operations/operation-table";
 import { createStaff, insertOperations } from "../../support/mirror";
 import { pageText, propsOf } from "../../support/page-text";
@@ -17,8 +17,8 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.7" }),
 }));
 // Every search that reaches the database builds its condition here: not called means no search ran.
-vi.mock("@/lib/operations/search", async (importOriginal) => {
-  const original = await importOriginal<typeof import("@/lib/operations/search")>();
+vi.mock("@/lib/operations/list/search", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/operations/list/search")>();
   return { ...original, searchCondition: vi.fn(original.searchCondition) };
 });
 
@@ -161,7 +161,7 @@ describe("a user without recipients.reveal (support)", () => {
 
   it("cannot save a view that searches by more than 4 digits", async () => {
     const support = await signInAsNew("support");
-    const { saveViewAction } = await import("@/lib/operations/actions");
+    const { saveViewAction } = await import("@/lib/actions/operations");
     const name = `walk-${randomUUID()}`;
     const result = (await saveViewAction({ name, query: `q=${card.slice(-9)}` })) as {
       ok: boolean;

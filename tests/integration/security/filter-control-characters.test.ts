@@ -5,8 +5,8 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { exportAuditCsv, listAudit } from "@/lib/audit/queries";
 import { getDb } from "@/lib/db";
-import { listOperations } from "@/lib/operations/queries";
-import { searchCondition } from "@/lib/operations/search";
+import { listOperations } from "@/lib/operations/list/queries";
+import { searchCondition } from "@/lib/operations/list/search";
 import { lookupTrace } from "@/lib/trace/lookup";
 import { createStaff } from "../../support/mirror";
 import { pageText } from "../../support/page-text";
@@ -17,12 +17,12 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.9" }),
 }));
 // The functions that would query with the filter: spied on, to see that none of them ran.
-vi.mock("@/lib/operations/search", async (importOriginal) => {
-  const original = await importOriginal<typeof import("@/lib/operations/search")>();
+vi.mock("@/lib/operations/list/search", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/operations/list/search")>();
   return { ...original, searchCondition: vi.fn(original.searchCondition) };
 });
-vi.mock("@/lib/operations/queries", async (importOriginal) => {
-  const original = await importOriginal<typeof import("@/lib/operations/queries")>();
+vi.mock("@/lib/operations/list/queries", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/operations/list/queries")>();
   return { ...original, listOperations: vi.fn(original.listOperations) };
 });
 vi.mock("@/lib/audit/queries", async (importOriginal) => {
@@ -110,7 +110,7 @@ describe("operations filters", () => {
 
   it.each(CHARACTERS)("a saved view's name or query with %s is refused and not stored", async (_n, ch) => {
     signInAs("support");
-    const { saveViewAction } = await import("@/lib/operations/actions");
+    const { saveViewAction } = await import("@/lib/actions/operations");
     const name = `view-${randomUUID()}`;
     const badName = (await saveViewAction({ name: `${name}${ch}`, query: "status=failed" })) as {
       ok: boolean;

@@ -110,7 +110,7 @@ async function newRequest(options: { twoApprovals?: boolean } = {}) {
   return created;
 }
 
-const actions = () => import("@/lib/payouts/actions");
+const actions = () => import("@/lib/actions/payouts");
 const payoutPosts = () => recorder.calls.filter((c) => c.path.includes("/host2host/payout"));
 const statusOf = async (id: string) =>
   (await db().payoutRequest.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;

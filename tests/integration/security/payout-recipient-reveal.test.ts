@@ -84,7 +84,7 @@ describe("pay-out pages carry the masked recipient number only", () => {
 
 describe("revealing a pay-out's recipient number", () => {
   const action = async () =>
-    (await import("@/lib/payouts/recipient-actions")).revealPayoutRecipientNumberAction;
+    (await import("@/lib/actions/payout-recipients")).revealPayoutRecipientNumberAction;
 
   it("refuses support (no recipients.reveal) and writes no audit row", async () => {
     signInAs("support");

@@ -227,7 +227,7 @@ const actionFields: Field[] = [
     label: "note",
     multiline: false,
     check: async (v) => {
-      const { decideDriftAction } = await import("@/lib/reconcile/actions");
+      const { decideDriftAction } = await import("@/lib/actions/reconcile");
       const id = (
         await getDb().driftItem.create({
           data: { runId, operationId: randomUUID(), kind: "statusMismatch", platformValue: {} },
@@ -247,7 +247,7 @@ const actionFields: Field[] = [
     label: "view name",
     multiline: false,
     check: async (v) => {
-      const { saveViewAction } = await import("@/lib/operations/actions");
+      const { saveViewAction } = await import("@/lib/actions/operations");
       const views = () => getDb().savedView.count({ where: { userId: adminUser.id } });
       const before = await views();
       const result = await saveViewAction({ name: v, query: "status=failed" });
@@ -262,7 +262,7 @@ const actionFields: Field[] = [
     label: "name",
     multiline: false,
     check: async (v) => {
-      const { createUserAction } = await import("@/lib/users/actions");
+      const { createUserAction } = await import("@/lib/actions/users");
       const email = `u-${randomUUID()}@test.local`;
       const result = await createUserAction({ email, name: v, role: "support", password: "" });
       const created = await getDb().user.count({ where: { email } });

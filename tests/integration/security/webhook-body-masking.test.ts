@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { can } from "@/lib/auth/permissions";
-import { maskNumbersInText } from "@/lib/operations/mask";
+import { maskNumbersInText } from "@/lib/recipients/mask";
 import { buildSupportBundle } from "@/lib/trace/bundle";
 import { lookupTrace } from "@/lib/trace/lookup";
 import { getDelivery } from "@/lib/webhooks/inbox";
@@ -20,7 +20,7 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.21" }),
 }));
 
-const { revealWebhookBodyAction } = await import("@/lib/webhooks/actions");
+const { revealWebhookBodyAction } = await import("@/lib/actions/webhooks");
 
 const CARD = "4111111111111111";
 const PHONE = "79161234567";

@@ -89,7 +89,7 @@ describe("the webhook's secret path segment", () => {
 
 describe("an open endpoint is an explicit choice, and Settings says when nothing protects the endpoint", () => {
   it("reports `unprotected` once the admin chose open and neither a bearer token nor an allowlist is set", async () => {
-    const { webhookEndpointView } = await import("@/lib/settings/webhook-endpoint");
+    const { webhookEndpointView } = await import("@/lib/webhooks/endpoint");
     const { ensureWebhookPathSecret } = await import("@/lib/webhooks/path-secret");
     const actor = await admin();
     const secret = await ensureWebhookPathSecret();

@@ -10,7 +10,7 @@ import { getDb } from "@/lib/db";
 import { luhnValid } from "@/lib/payouts/luhn";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { forgetCachedSettings, saveSetting } from "@/lib/settings/settings";
-import { checkWebhookUrl, webhookUrlProblem } from "@/lib/validation/webhook-url";
+import { checkWebhookUrl, webhookUrlProblem } from "@/lib/webhooks/callback-url";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
@@ -175,7 +175,7 @@ function validInput(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const actions = () => import("@/lib/payouts/actions");
+const actions = () => import("@/lib/actions/payouts");
 const db = getDb();
 const platformCalls = () => recorder.calls.filter((c) => c.path.includes("/host2host/payout"));
 const setAllowPrivate = async (value: boolean) =>

@@ -16,7 +16,7 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.9", host: "paydesk.test:3000" }),
 }));
 
-const { saveSettingAction, testConnectionAction } = await import("@/lib/settings/actions");
+const { saveSettingAction, testConnectionAction } = await import("@/lib/actions/settings");
 
 let sandbox: Sandbox;
 let restore: () => Promise<void>;
@@ -197,7 +197,7 @@ describe("test connection", () => {
 
 describe("webhook URL to register", () => {
   it("is the request origin + the webhook route (+ the secret segment when configured)", async () => {
-    const { webhookUrlToRegister } = await import("@/lib/settings/connection");
+    const { webhookUrlToRegister } = await import("@/lib/webhooks/endpoint");
     const { url } = webhookUrlToRegister("http://paydesk.test:3000");
     expect(url).toMatch(/^http:\/\/paydesk\.test:3000\/api\/webhooks\/platform/);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { buildSupportBundle } from "@/lib/trace/bundle";
 import { lookupTrace } from "@/lib/trace/lookup";
 import { createStaff } from "../../support/mirror";

@@ -18,7 +18,7 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.20" }),
 }));
 
-const { reprocessWebhookAction } = await import("@/lib/webhooks/actions");
+const { reprocessWebhookAction } = await import("@/lib/actions/webhooks");
 
 let restore: () => Promise<void>;
 let supportId: string;

@@ -31,24 +31,24 @@ const ACTIONS: Record<string, Record<string, string>> = {
     ssoSignInAction: PUBLIC,
     signOutAction: PUBLIC,
   },
-  "lib/operations/actions.ts": {
+  "lib/actions/operations.ts": {
     refreshOperationAction: "operations.refresh",
     revealRecipientNumberAction: "recipients.reveal",
     saveViewAction: "operations.read",
     deleteViewAction: "operations.read",
   },
-  "lib/payins/actions.ts": {
+  "lib/actions/payins.ts": {
     createPayInAction: "payins.create",
     createPaymentLinkAction: "payins.create",
   },
-  "lib/payouts/recipient-actions.ts": {
+  "lib/actions/payout-recipients.ts": {
     revealPayoutRecipientNumberAction: "recipients.reveal",
   },
-  "lib/statements/actions.ts": {
+  "lib/actions/statements.ts": {
     issueStatementAction: "statements.issue",
     annotateMovementAction: "balance.annotate",
   },
-  "lib/payouts/actions.ts": {
+  "lib/actions/payouts.ts": {
     reviewPayoutAction: "payouts.create",
     createPayoutRequestAction: "payouts.create",
     approvePayoutAction: "payouts.approve",
@@ -56,25 +56,25 @@ const ACTIONS: Record<string, Record<string, string>> = {
     cancelPayoutAction: "payouts.create",
     submitPayoutAction: "payouts.create",
   },
-  "lib/reconcile/actions.ts": {
+  "lib/actions/reconcile.ts": {
     decideDriftAction: "reconciliation.resolve",
     runReconciliationNowAction: "reconciliation.run",
   },
-  "lib/settings/actions.ts": {
+  "lib/actions/settings.ts": {
     saveSettingAction: "settings.manage",
     testConnectionAction: "settings.manage",
   },
-  "lib/users/actions.ts": {
+  "lib/actions/users.ts": {
     createUserAction: "users.manage",
     setUserRoleAction: "users.manage",
     disableUserAction: "users.manage",
     resetUserPasswordAction: "users.manage",
   },
-  "lib/users/preference-actions.ts": {
+  "lib/actions/preferences.ts": {
     setLanguage: "profile.update",
     setTimeZone: "profile.update",
   },
-  "lib/webhooks/actions.ts": {
+  "lib/actions/webhooks.ts": {
     reprocessWebhookAction: "webhooks.reprocess",
     revealWebhookBodyAction: "recipients.reveal",
   },

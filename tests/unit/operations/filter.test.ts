@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { encodeCursor } from "@/lib/operations/cursor";
-import { defaultColumns } from "@/lib/operations/columns";
-import { parseOperationFilter, viewParams } from "@/lib/operations/filter";
+import { encodeCursor } from "@/lib/operations/list/cursor";
+import { defaultColumns } from "@/lib/operations/list/columns";
+import { parseOperationFilter, viewParams } from "@/lib/operations/list/filter";
 
 const parse = (query: string) => parseOperationFilter(new URLSearchParams(query));
 

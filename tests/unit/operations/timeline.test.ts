@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTimeline } from "@/lib/operations/timeline";
+import { buildTimeline } from "@/lib/operations/detail/timeline";
 
 const t = (m: number) => new Date(Date.UTC(2026, 10, 20, 10, m));
 

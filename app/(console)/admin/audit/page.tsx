@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { Field } from "@/components/ui/field";
 import { parseAuditFilter, listAudit } from "@/lib/audit/queries";
 import { requirePagePermission } from "@/lib/auth/session";
 import { formatInZone } from "@/lib/time/zone";
-import { HeaderRow } from "@/components/ui/header-row";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -74,32 +74,24 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       {!parsed.ok && <Alert tone="error">{parsed.message}</Alert>}
       {page && page.rows.length === 0 && <p className="text-sm text-zinc-500">No entries.</p>}
       {page && page.rows.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="audit-table">
-            <thead className="text-xs text-zinc-500">
-              <HeaderRow labels={["When", "Who", "IP", "Action", "Target", "Before", "After"]} />
-            </thead>
-            <tbody>
-              {page.rows.map((r) => (
-                <tr
-                  key={r.id}
-                  data-testid="audit-row"
-                  className="border-t border-zinc-200 align-top dark:border-zinc-800"
-                >
-                  <td className="whitespace-nowrap px-2 py-1">{formatInZone(new Date(r.at), "UTC")}</td>
-                  <td className="px-2 py-1">{r.actorEmail ?? "—"}</td>
-                  <td className="px-2 py-1 font-mono text-xs">{r.ip ?? "—"}</td>
-                  <td className="px-2 py-1 font-mono text-xs">{r.action}</td>
-                  <td className="break-all px-2 py-1 text-xs">
-                    {r.targetType ?? ""} {r.targetId ?? ""}
-                  </td>
-                  <td className="max-w-[16rem] break-all px-2 py-1 font-mono text-xs">{json(r.before)}</td>
-                  <td className="max-w-[16rem] break-all px-2 py-1 font-mono text-xs">{json(r.after)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="audit-table"
+          headers={["When", "Who", "IP", "Action", "Target", "Before", "After"]}
+        >
+          {page.rows.map((r) => (
+            <DataRow key={r.id} testId="audit-row" top>
+              <Cell kind="when">{formatInZone(new Date(r.at), "UTC")}</Cell>
+              <Cell>{r.actorEmail ?? "—"}</Cell>
+              <Cell kind="code">{r.ip ?? "—"}</Cell>
+              <Cell kind="code">{r.action}</Cell>
+              <Cell className="break-all text-xs">
+                {r.targetType ?? ""} {r.targetId ?? ""}
+              </Cell>
+              <Cell kind="json">{json(r.before)}</Cell>
+              <Cell kind="json">{json(r.after)}</Cell>
+            </DataRow>
+          ))}
+        </DataTable>
       )}
       {next && (
         <Link href={next} className="text-sm underline">

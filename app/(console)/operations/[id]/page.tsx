@@ -10,7 +10,7 @@ import { WebhookDeliveries } from "@/components/operations/webhook-deliveries";
 import { RevealNumber } from "@/components/recipients/reveal-number";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
-import { getOperationDetail } from "@/lib/operations/detail";
+import { getOperationDetail } from "@/lib/operations/detail/operation-detail";
 import { canonicalTimeZone, formatInZone } from "@/lib/time/zone";
 import { isUuid } from "@/lib/uuid";
 import { DetailRow } from "@/components/ui/detail-row";

@@ -1,8 +1,8 @@
 import { audit } from "@/lib/audit/log";
 import { exportAuditCsv, parseAuditFilter } from "@/lib/audit/queries";
 import { withPermission } from "@/lib/auth/route";
+import { csvResponse } from "@/lib/csv/stream";
 import { getDb } from "@/lib/db";
-import { csvStream } from "@/lib/operations/export";
 
 /** CSV of every audit entry matching the filters (same query parameters as the page), streamed. */
 export const GET = withPermission("audit.read", async (request, { actor }) => {
@@ -20,12 +20,5 @@ export const GET = withPermission("audit.read", async (request, { actor }) => {
   await getDb().$transaction((tx) =>
     audit(tx, actor, { action: "audit.export", targetType: "auditLog", after: { filter } }),
   );
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  return new Response(csvStream(exportAuditCsv(filter)), {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="audit-${stamp}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  return csvResponse(exportAuditCsv(filter), "audit");
 });

@@ -1,10 +1,11 @@
 import { audit } from "@/lib/audit/log";
 import { withPermission } from "@/lib/auth/route";
+import { csvResponse } from "@/lib/csv/stream";
 import { getDb } from "@/lib/db";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
-import { csvStream, databaseKnowsZone, exportOperationsCsv } from "@/lib/operations/export";
-import { parseOperationFilter } from "@/lib/operations/filter";
-import { authorizeSearch, filterForAudit, searchRefusalResponse } from "@/lib/operations/search-policy";
+import { databaseKnowsZone, exportOperationsCsv } from "@/lib/operations/export/operations-csv";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
+import { authorizeSearch, filterForAudit, searchRefusalResponse } from "@/lib/operations/list/search-policy";
 
 /** CSV of every operation matching the filter (same query parameters as the list), streamed. */
 export const GET = withPermission("operations.export", async (request, { actor }) => {
@@ -48,12 +49,5 @@ export const GET = withPermission("operations.export", async (request, { actor }
       after: { filter: filterForAudit(filter) },
     }),
   );
-  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  return new Response(csvStream(exportOperationsCsv(filter, await getBalanceCurrency())), {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="operations-${stamp}.csv"`,
-      "cache-control": "no-store",
-    },
-  });
+  return csvResponse(exportOperationsCsv(filter, await getBalanceCurrency()), "operations");
 });

@@ -2,7 +2,7 @@
 // the intent stored before sending) from an OS process of its own, the way a web server does when staff
 // create pay-ins and pay-outs. Killed with SIGKILL midway, a replacement resumes the same share: what was
 // confirmed is answered from the intent, a pending intent is resent with the same id, the rest is created.
-import { createOnce, resolvePendingIntent, type Creation } from "../../../../lib/operations/create-once";
+import { createOnce, resolvePendingIntent, type Creation } from "@/lib/operations/mirror/create-once";
 import { getPlatformClient } from "../../../../lib/platform/from-env";
 
 type Share = { indices: number[]; runId: string; webhookUrl: string; concurrency: number };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { withPermission } from "@/lib/auth/route";
-import { issuedFile } from "@/lib/ledger/issue";
+import { issuedFile } from "@/lib/statements/issue";
 import { exportFormats } from "@/lib/statements/document";
 import { bytesResponse, renderers } from "@/lib/statements/respond";
 

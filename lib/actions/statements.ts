@@ -1,7 +1,7 @@
 "use server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
-import { issueStatement } from "@/lib/ledger/issue";
+import { issueStatement } from "@/lib/statements/issue";
 import { annotateMovement } from "@/lib/statements/annotate";
 import { periodQuerySchema, resolvePeriod } from "@/lib/statements/periods";
 import { optionalTextField } from "@/lib/validation/fields";

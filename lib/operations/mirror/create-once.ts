@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CreationKind } from "@/lib/generated/prisma/enums";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError, PlatformError } from "@/lib/platform/errors";
 import type {
@@ -13,7 +13,7 @@ import type {
   PreparePaymentFormRequest,
 } from "@/lib/platform/requests";
 import type { Operation } from "@/lib/platform/schemas";
-import { findOperationByMerchantId } from "@/lib/operations/find-by-merchant-id";
+import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
 
 /** Stored with the intent as JSON: amounts and dates are strings, so a resend is byte-for-byte the same. */
 type Stored<T> = Omit<T, "amount" | "clientDateCreated"> & { amount: string; clientDateCreated: string };

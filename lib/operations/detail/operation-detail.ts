@@ -4,8 +4,8 @@ import type { ApiCall } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { effectiveAmountRandomized } from "@/lib/platform/amounts";
 import type { OperationType } from "@/lib/platform/schemas";
-import { getBalanceCurrency } from "./balance-currency";
-import { maskNumber, maskNumbersInJson } from "./mask";
+import { getBalanceCurrency } from "@/lib/operations/balance-currency";
+import { maskNumber, maskNumbersInJson } from "@/lib/recipients/mask";
 import { buildTimeline, type TimelineEntry } from "./timeline";
 
 const text = (d: { toFixed(): string } | null) => (d === null ? null : d.toFixed());
@@ -57,20 +57,19 @@ export type WebhookItem = {
   processedAt: string | null;
 };
 
-export type ApiCallItem = {
-  id: string;
-  startedAt: string;
-  method: string;
-  path: string;
-  httpStatus: number | null;
-  envelopeStatus: string | null;
-  codeError: string | null;
-  message: string | null;
-  traceID: string | null;
-  latencyMs: number;
-  error: string | null;
-  actorEmail: string | null;
-};
+/** A recorded platform call as the pages show it: the stored row, id and time as text, and who made it. */
+export type ApiCallItem = Pick<
+  ApiCall,
+  | "method"
+  | "path"
+  | "httpStatus"
+  | "envelopeStatus"
+  | "codeError"
+  | "message"
+  | "traceID"
+  | "latencyMs"
+  | "error"
+> & { id: string; startedAt: string; actorEmail: string | null };
 
 /** A recorded platform call as the pages show it (who made it is added by each page its own way). */
 export function presentApiCall(c: ApiCall): Omit<ApiCallItem, "actorEmail"> {

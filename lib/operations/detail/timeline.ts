@@ -1,5 +1,5 @@
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
-import { isFinal } from "./status";
+import { isFinal } from "@/lib/operations/status";
 
 export type StatusChangeInput = {
   fromStatus: OperationStatus | null;

@@ -1,19 +1,25 @@
 "use server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
-import { cancelPayout, decide } from "./approvals";
-import { handOffSubmission } from "./hand-off";
-import { balanceFor, checkWithPlatform } from "./platform-checks";
-import { canOverrideDuplicate } from "./policy";
+import { cancelPayout, decide } from "@/lib/payouts/approvals";
+import { handOffSubmission } from "@/lib/payouts/hand-off";
+import { balanceFor, checkWithPlatform } from "@/lib/payouts/platform-checks";
+import { canOverrideDuplicate } from "@/lib/payouts/policy";
 import {
   createPayoutRequest,
   describeDuplicates,
   newMerchantId,
   reviewPayoutRequest,
   type BalanceCheck,
-} from "./requests";
-import { cancelSchema, decisionSchema, payoutFormSchema, payoutIdSchema, type PayoutForm } from "./schemas";
-import { submitPayout } from "./submit";
+} from "@/lib/payouts/requests";
+import {
+  cancelSchema,
+  decisionSchema,
+  payoutFormSchema,
+  payoutIdSchema,
+  type PayoutForm,
+} from "@/lib/payouts/schemas";
+import { submitPayout } from "@/lib/payouts/submit";
 
 /** A form posted as FormData is read as its fields; objects pass through unchanged. */
 const fromForm = (input: unknown) => (input instanceof FormData ? Object.fromEntries(input) : input);

@@ -1,5 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Flags operations that have stayed in a non-final status for longer than `maxAgeMinutes` since their
@@ -10,6 +12,6 @@ export async function flagStuckOperations(maxAgeMinutes: number, now = new Date(
   return getDb().$executeRaw`
     UPDATE "Operation" SET "stuckFlaggedAt" = ${now}
     WHERE "stuckFlaggedAt" IS NULL
-      AND status NOT IN ('success', 'failed')
+      AND status NOT IN (${Prisma.raw(FINAL_STATUSES_SQL)})
       AND COALESCE("dateUpdated", "dateAdded") < ${cutoff}`;
 }

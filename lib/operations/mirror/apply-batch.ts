@@ -2,10 +2,11 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
-import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/apply-snapshot";
-import type { MirroredField } from "@/lib/operations/mirror-fields";
-import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror-state";
-import { snapshotToRow } from "@/lib/operations/snapshot-row";
+import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
+import { MIRRORED_FIELDS, type MirroredField } from "@/lib/operations/mirror/mirror-fields";
+import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
+import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
+import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 
 export type BatchItemResult = {
   op: Operation;
@@ -15,28 +16,10 @@ export type BatchItemResult = {
   differences: MirroredField[];
 };
 
+// Every column of a mirrored row: the id, the mirrored fields, the snapshot and Paydesk's own bookkeeping.
 const COLUMNS = [
   "id",
-  "dateAdded",
-  "dateUpdated",
-  "typeOperation",
-  "status",
-  "idTransactionMerchant",
-  "amountInitial",
-  "amountRandomized",
-  "amount",
-  "amountComission",
-  "currency",
-  "amountInCurrencyBalance",
-  "amountComissionInCurrencyBalance",
-  "exchangeRate",
-  "paymentMethod",
-  "detailsBankName",
-  "detailsNameMediator",
-  "detailsNumber",
-  "detailsNumberAdditional",
-  "detailsQrCode",
-  "linkPaymentForm",
+  ...MIRRORED_FIELDS,
   "raw",
   "lastSource",
   "snapshotReceivedAt",
@@ -49,7 +32,7 @@ const quoted = COLUMNS.map((c) => `"${c}"`).join(", ");
 const updates = COLUMNS.filter((c) => !KEPT_ON_UPDATE.has(c))
   .map((c) => `"${c}" = EXCLUDED."${c}"`)
   .concat(
-    `"stuckFlaggedAt" = CASE WHEN EXCLUDED.status IN ('success', 'failed') THEN NULL ELSE "Operation"."stuckFlaggedAt" END`,
+    `"stuckFlaggedAt" = CASE WHEN EXCLUDED.status IN (${FINAL_STATUSES_SQL}) THEN NULL ELSE "Operation"."stuckFlaggedAt" END`,
   )
   .join(", ");
 const UPSERT = `INSERT INTO "Operation" (${quoted})

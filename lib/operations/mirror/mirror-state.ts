@@ -1,8 +1,8 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
-import { comparableDecimal, comparableJson, type MirrorFields } from "@/lib/operations/mirror-fields";
-import type { KeptValues } from "@/lib/operations/snapshot-row";
+import { comparableDecimal, comparableJson, type MirrorFields } from "@/lib/operations/mirror/mirror-fields";
+import type { KeptValues } from "@/lib/operations/mirror/snapshot-row";
 
 /** What the mirror holds for one operation: enough to judge a snapshot, compare it and merge it. */
 export type MirrorState = {

@@ -1,8 +1,23 @@
 import "server-only";
 import { getEnv } from "@/lib/env";
-import { webhookUrlToRegister } from "@/lib/settings/connection";
 import { getSettings } from "@/lib/settings/settings";
-import { requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
+import { WEBHOOK_ROUTE, requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
+
+/**
+ * The URL to register in the platform's personal account: PUBLIC_BASE_URL (or the origin the console is
+ * served from) + the webhook route + the secret path segment when one is required. An admin has to
+ * copy the whole URL, so the segment is shown to admins (settings.manage) here and nowhere else.
+ */
+export function webhookUrlToRegister(
+  origin: string | null,
+  pathSecret: string | null = null,
+): { url: string | null; hasPathSecret: boolean } {
+  const base = (getEnv().PUBLIC_BASE_URL ?? origin)?.replace(/\/+$/, "") ?? null;
+  return {
+    url: base ? `${base}${WEBHOOK_ROUTE}${pathSecret ? `/${pathSecret}` : ""}` : null,
+    hasPathSecret: Boolean(pathSecret),
+  };
+}
 
 export type WebhookEndpointView = {
   /** The whole URL to register with the platform; null without PUBLIC_BASE_URL or a request origin. */

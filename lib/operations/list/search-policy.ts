@@ -4,7 +4,7 @@ import { can, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { createRateLimit } from "@/lib/http/rate-limit";
 import { filterParams, type OperationFilter } from "./filter";
-import { maskNumber } from "./mask";
+import { maskNumber } from "@/lib/recipients/mask";
 import { recipientDigits } from "./search";
 
 /**

@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Cursor } from "./cursor";
 import type { OperationFilter } from "./filter";
 import { searchCondition } from "./search";
+import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 
 export type WhereOptions = {
   /** Counts per status show every status of the other filters. */
@@ -28,7 +29,9 @@ export async function filterConditions(
   if (filter.amountMax) c.push(Prisma.sql`o.amount <= ${filter.amountMax}::numeric`);
   if (filter.stuck) {
     // Flagged by lib/operations/stuck.ts; a final status clears the flag, the status check makes sure.
-    c.push(Prisma.sql`o."stuckFlaggedAt" IS NOT NULL AND o.status NOT IN ('success', 'failed')`);
+    c.push(
+      Prisma.sql`o."stuckFlaggedAt" IS NOT NULL AND o.status NOT IN (${Prisma.raw(FINAL_STATUSES_SQL)})`,
+    );
   }
   if (filter.q) c.push(await searchCondition(filter.q));
   return c;

@@ -1,6 +1,6 @@
 import "server-only";
-import type { ApplyOutcome } from "@/lib/operations/apply-snapshot";
-import { applySnapshot } from "@/lib/operations/apply-snapshot";
+import type { ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";

@@ -1,7 +1,7 @@
 import "server-only";
 import { cliActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
-import { issueStatement, markSupersededStatements } from "@/lib/ledger/issue";
+import { issueStatement, markSupersededStatements } from "@/lib/statements/issue";
 import { settleComparisons } from "@/lib/ledger/proof";
 import { getSettings } from "@/lib/settings/settings";
 import { resolvePeriod } from "@/lib/statements/periods";

@@ -1,6 +1,10 @@
-// CSV text per RFC 4180; cells that a spreadsheet would run as a formula are prefixed with a quote.
+// CSV text per RFC 4180, the one encoder of every CSV export (operations, audit log, statements);
+// cells that a spreadsheet would run as a formula are prefixed with a quote. The operations export
+// writes its lines in SQL with the same rules (csvCellSql in ./sql.ts; the export tests compare them).
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA = /^[=+\-@\t\r]/;
+
+export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
 
 export function csvCell(value: string | null, { text = false }: { text?: boolean } = {}): string {
   if (value === null) return "";

@@ -2,21 +2,14 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { copyColumn } from "@/lib/db-copy";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { csvLine } from "./csv";
-import type { OperationFilter } from "./filter";
-import { filterConditions, whereClause } from "./where";
+import { csvLine } from "@/lib/csv/encode";
+import { csvCellSql as cell } from "@/lib/csv/sql";
+import type { OperationFilter } from "@/lib/operations/list/filter";
+import { filterConditions, whereClause } from "@/lib/operations/list/where";
 
 // Each CSV line is built by PostgreSQL and streamed out by COPY: the server passes bytes through
 // without making a row object or a string per row (see the console section of `npm run bench`). The
-// rules are those of csvCell, formatInZoneIso and maskNumber; the export tests compare them.
-
-/** csvCell in SQL: "" for NULL, quoted when needed, a leading quote on text that looks like a formula. */
-function cell(expression: string, { text = false }: { text?: boolean } = {}): string {
-  const value = text
-    ? `CASE WHEN ${expression} ~ '^[=+\\-@\\t\\r]' THEN '''' || ${expression} ELSE ${expression} END`
-    : expression;
-  return `COALESCE(CASE WHEN ${value} ~ '[",\\r\\n]' THEN '"' || replace(${value}, '"', '""') || '"' ELSE ${value} END, '')`;
-}
+// rules are those of csvCell (lib/csv), formatInZoneIso and maskNumber; the export tests compare them.
 
 /** formatInZoneIso in SQL: the wall time in the zone, then the zone's UTC offset (in minutes) at that time. */
 function inZone(column: string, zone: string, offsetMinutes: string): string {
@@ -115,23 +108,4 @@ export async function* exportOperationsCsv(
 export async function databaseKnowsZone(tz: string): Promise<boolean> {
   const rows = await getDb().$queryRaw<unknown[]>`SELECT 1 FROM pg_timezone_names WHERE name = ${tz}`;
   return rows.length > 0;
-}
-
-/** A byte stream of the export that reads on only when the client has taken what came before. */
-export function csvStream(parts: AsyncGenerator<string | Uint8Array>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await parts.next();
-        if (next.done) controller.close();
-        else controller.enqueue(typeof next.value === "string" ? encoder.encode(next.value) : next.value);
-      } catch (error) {
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await parts.return(undefined);
-    },
-  });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { createTranslator, type Messages, type NamespaceKeys, type NestedKeyOf } from "next-intl";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
-import { requestPreferences } from "@/lib/i18n/request-locale";
+import { requestPreferences } from "@/lib/auth/request-preferences";
 
 /**
  * A translator for code outside React (server actions' messages, exports, e-mails, jobs): the

@@ -1,4 +1,4 @@
-import { maskNumber } from "./mask";
+import { maskNumber } from "@/lib/recipients/mask";
 import type { OperationListRow } from "./queries";
 
 /**

@@ -9,9 +9,9 @@ import {
   HINT_FIELDS,
   type MirroredField,
   type MirrorFields,
-} from "@/lib/operations/mirror-fields";
-import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror-state";
-import { snapshotToRow } from "@/lib/operations/snapshot-row";
+} from "@/lib/operations/mirror/mirror-fields";
+import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
+import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
 import { isFinal, statusRank } from "@/lib/operations/status";
 
 /*

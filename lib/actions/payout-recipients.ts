@@ -1,8 +1,8 @@
 "use server";
 import { authorizedAction } from "@/lib/auth/action";
 import { revealRecipientNumber } from "@/lib/recipients/reveal";
-import { readPayoutRecipientNumber } from "./queries";
-import { payoutIdSchema } from "./schemas";
+import { readPayoutRecipientNumber } from "@/lib/payouts/queries";
+import { payoutIdSchema } from "@/lib/payouts/schemas";
 
 /** Shows a pay-out request's recipient number unmasked; every reveal is audited (recipients.reveal). */
 export const revealPayoutRecipientNumberAction = authorizedAction(

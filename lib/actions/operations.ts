@@ -1,11 +1,11 @@
 "use server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
-import { readRecipientNumber } from "@/lib/operations/detail";
-import { parseOperationFilter, viewParams } from "@/lib/operations/filter";
-import { refreshOperation } from "@/lib/operations/refresh";
-import { deleteView, saveView } from "@/lib/operations/saved-views";
-import { maySearch } from "@/lib/operations/search-policy";
+import { readRecipientNumber } from "@/lib/operations/detail/operation-detail";
+import { parseOperationFilter, viewParams } from "@/lib/operations/list/filter";
+import { refreshOperation } from "@/lib/operations/mirror/refresh";
+import { deleteView, saveView } from "@/lib/operations/list/saved-views";
+import { maySearch } from "@/lib/operations/list/search-policy";
 import { revealRecipientNumber } from "@/lib/recipients/reveal";
 import { safeText } from "@/lib/validation/text";
 

@@ -1,0 +1,10 @@
+/**
+ * csvCell (./encode.ts) in SQL, for exports whose lines PostgreSQL writes: "" for NULL, quoted when
+ * needed, a leading quote on text that looks like a formula. `expression` is SQL text of type text.
+ */
+export function csvCellSql(expression: string, { text = false }: { text?: boolean } = {}): string {
+  const value = text
+    ? `CASE WHEN ${expression} ~ '^[=+\\-@\\t\\r]' THEN '''' || ${expression} ELSE ${expression} END`
+    : expression;
+  return `COALESCE(CASE WHEN ${value} ~ '[",\\r\\n]' THEN '"' || replace(${value}, '"', '""') || '"' ELSE ${value} END, '')`;
+}
