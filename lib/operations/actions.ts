@@ -8,7 +8,7 @@ import { refreshOperation } from "@/lib/operations/refresh";
 import { deleteView, saveView } from "@/lib/operations/saved-views";
 import { maySearch, searchRefusalMessage } from "@/lib/operations/search-policy";
 import { revealRecipientNumber } from "@/lib/recipients/reveal";
-import { forbiddenCharacter } from "@/lib/validation/text";
+import { safeText } from "@/lib/validation/text";
 
 const operationId = z.object({
   id: z.uuid("operations.detail.notOperationId").transform((s) => s.toLowerCase()),
@@ -41,7 +41,7 @@ const viewInput = z.object({
     .trim()
     .min(1, "operations.views.nameRequired")
     .max(80, "operations.views.nameTooLong")
-    .refine((name) => forbiddenCharacter(name) === null, "operations.views.nameInvisible"),
+    .superRefine(safeText("view name")),
   query: z.string().max(4000),
 });
 

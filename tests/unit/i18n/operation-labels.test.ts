@@ -16,12 +16,7 @@ import {
 } from "@/components/operations/labels";
 import { StatusBadge } from "@/components/operations/status-badge";
 import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
-import {
-  OperationStatus,
-  OperationType,
-  SnapshotSource,
-  WebhookOutcome,
-} from "@/lib/generated/prisma/enums";
+import { OperationStatus, OperationType, SnapshotSource, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
 import { operationColumns } from "@/lib/operations/columns";
