@@ -9,6 +9,7 @@ import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
 import { OPERATION_STATUSES, OPERATION_TYPES, type OperationStatus } from "@/lib/platform/schemas";
 import { Decimal } from "@/lib/money/decimal";
+import { parseAmountInput } from "@/lib/money/parse-input";
 import { canonicalTimeZone, isDateOnly, isLocalDateTime, nextDay, zonedToUtc } from "@/lib/time/zone";
 import { isUsableFilterText } from "@/lib/validation/text";
 import { columnKeys, defaultColumns, type OperationColumn } from "./columns";
@@ -22,7 +23,14 @@ const LIST_KEYS = new Set(["status", "cols"]);
 
 const localDateTime = z.string().refine(isLocalDateTime, "operations.filter.dateFormat");
 
-const amount = z.string().regex(/^\d{1,20}(\.\d{1,4})?$/, "operations.filter.amountFormat");
+/** Typed as a person writes it in either language ("1500,50", "1 500.50"), kept as "1500.50". */
+const amount = z
+  .string()
+  .transform((typed) => {
+    const parsed = parseAmountInput(typed);
+    return parsed.ok ? parsed.value : typed;
+  })
+  .pipe(z.string().regex(/^\d{1,20}(\.\d{1,4})?$/, "operations.filter.amountFormat"));
 
 const cursor = z.string().transform((value, ctx): Cursor => {
   const decoded = decodeCursor(value);

@@ -77,6 +77,18 @@ describe("the operations filter", () => {
     expect(!size.ok && size.fieldErrors.status?.[0]).toMatch(/^Статус — один из: precreated, created/);
   });
 
+  it("takes amounts as a Russian user types them, and refuses an ambiguous one", () => {
+    const typed = parseOperationFilter(
+      new URLSearchParams({ amountMin: "1500,50", amountMax: "2 000,5" }),
+      "ru",
+    );
+    expect(typed.ok && [typed.filter.amountMin, typed.filter.amountMax]).toEqual(["1500.50", "2000.5"]);
+    const ambiguous = parseOperationFilter(new URLSearchParams({ amountMin: "1,500" }), "ru");
+    expect(!ambiguous.ok && ambiguous.fieldErrors.amountMin).toEqual([
+      "Укажите сумму не больше чем с 4 знаками после запятой, например 1500,50 или 0,0001.",
+    ]);
+  });
+
   it("is shown in Russian on the page of a user who chose Russian", async () => {
     await signIn({ role: "finance", locale: "ru" });
     const text = pageText(await operationsPage({ amountMin: "1e3", tz: "Mars/Olympus" })).join("\n");
