@@ -1,7 +1,7 @@
 // Every operation status, type, payment method, snapshot source, webhook outcome and column has a name in
 // both languages: the lists come from the code (enums, method lists, column keys), so a value added
 // there without its catalog entries fails here.
-import { createElement } from "react";
+import { createElement, type ComponentProps, type FunctionComponent } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createTranslator, NextIntlClientProvider, type Messages } from "next-intl";
 import { describe, expect, it } from "vitest";
@@ -116,14 +116,16 @@ describe("English names", () => {
   });
 });
 
-const render = (locale: Locale, node: Parameters<typeof createElement>[0], props: object) =>
-  renderToStaticMarkup(
+function render<P extends object>(locale: Locale, component: FunctionComponent<P>, props: P): string {
+  const config = { locale, messages: messagesFor(locale), timeZone: "UTC" };
+  return renderToStaticMarkup(
     createElement(
       NextIntlClientProvider,
-      { locale, messages: messagesFor(locale), timeZone: "UTC" },
-      createElement(node, props),
+      config as ComponentProps<typeof NextIntlClientProvider>,
+      createElement(component, props),
     ),
   );
+}
 
 describe("badges and the home page's items, rendered", () => {
   const items: AttentionItem[] = [
