@@ -54,7 +54,7 @@ for (const role of Object.keys(allowed) as Role[]) {
       "in_progress",
       "success",
     ]);
-    await expect(page.getByText("1 500.50 RUB").first()).toBeVisible();
+    await expect(page.getByText("1,500.50 RUB").first()).toBeVisible();
     await expect(page.getByTestId("webhooks")).toContainText("duplicate");
     await expect(page.getByTestId("webhooks")).toContainText(seeded.readBackTraceID);
     await expect(page.getByTestId("api-calls")).toContainText(seeded.creationTraceID);
