@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { anyStatusLabel } from "@/components/operations/labels";
+import { statusLabel } from "@/components/operations/labels";
 import type { WebhookItem } from "@/lib/operations/detail";
 import { formatDateTime } from "@/lib/time/zone";
 
@@ -16,7 +16,7 @@ export function WebhookDeliveries({ webhooks, tz }: { webhooks: WebhookItem[]; t
       {webhooks.map((w) => (
         <li key={w.id} className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800">
           <span className="whitespace-nowrap">{formatDateTime(new Date(w.receivedAt), tz, locale)}</span> · #
-          {w.id} · {w.operationStatus ? anyStatusLabel(names, w.operationStatus) : "?"} ·{" "}
+          {w.id} · {w.operationStatus ? statusLabel(names, w.operationStatus) : "?"} ·{" "}
           <strong>{outcomes(w.outcome)}</strong>
           {w.outcomeDetail && <span className="block text-xs text-zinc-500">{w.outcomeDetail}</span>}
           {w.readBackTraceID && (
