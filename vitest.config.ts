@@ -7,6 +7,8 @@ export default defineConfig({
       "@": fileURLToPath(new URL(".", import.meta.url)),
       // `server-only` throws outside a React Server bundle; in Node tests every module is server-side.
       "server-only": fileURLToPath(new URL("./tests/setup/server-only.ts", import.meta.url)),
+      // next-intl's server functions throw outside Next's server bundle; tests call pages directly.
+      "next-intl/server": fileURLToPath(new URL("./tests/setup/next-intl-server.ts", import.meta.url)),
     },
   },
   test: {

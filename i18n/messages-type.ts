@@ -1,9 +1,21 @@
 // The shape of the catalogs, from the English files: next-intl checks every key against it at compile
 // time. A new namespace file in messages/en/ gets a line here (and its twin in messages/ru/).
 import type common from "@/messages/en/common.json";
+import type home from "@/messages/en/home.json";
+import type operations from "@/messages/en/operations.json";
 import type shell from "@/messages/en/shell.json";
+import type statuses from "@/messages/en/statuses.json";
+import type trace from "@/messages/en/trace.json";
+import type ui from "@/messages/en/ui.json";
+import type webhooks from "@/messages/en/webhooks.json";
 
 export type CatalogMessages = {
   common: typeof common;
   shell: typeof shell;
+  home: typeof home;
+  operations: typeof operations;
+  statuses: typeof statuses;
+  trace: typeof trace;
+  ui: typeof ui;
+  webhooks: typeof webhooks;
 };

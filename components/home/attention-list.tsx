@@ -1,11 +1,16 @@
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
 import type { Attention } from "@/lib/home/attention";
 import { formatDuration } from "@/lib/time/zone";
 
+/** A count, how long ago something happened, or that there is nothing (worded by AttentionList). */
+export type AttentionValue = { count: number } | { agoMs: number } | { none: "never" | "noneWaiting" };
+
 export type AttentionItem = {
   key: string;
-  label: string;
-  value: string;
+  /** The item's title in the catalogs (home.item.<label>). */
+  label: "approvals" | "stuck" | "webhookFailures" | "webhookOldest" | "reconciliation" | "drift";
+  value: AttentionValue;
   /** True when the item needs someone now (shown highlighted). */
   alert: boolean;
   href: string;
@@ -26,33 +31,33 @@ export function attentionItems(
   if (may.payouts)
     items.push({
       key: "approvals",
-      label: "Pay-outs waiting for approval",
-      value: String(a.approvalsWaiting),
+      label: "approvals",
+      value: { count: a.approvalsWaiting },
       alert: a.approvalsWaiting > 0,
       href: "/payouts",
     });
   if (may.operations)
     items.push({
       key: "stuck",
-      label: "Stuck operations",
-      value: String(a.stuckOperations),
+      label: "stuck",
+      value: { count: a.stuckOperations },
       alert: a.stuckOperations > 0,
       href: "/operations?stuck=1",
     });
   if (may.webhooks) {
     items.push({
       key: "webhook-failures",
-      label: "Webhook processing failures (24 h)",
-      value: String(a.webhookFailures24h),
+      label: "webhookFailures",
+      value: { count: a.webhookFailures24h },
       alert: a.webhookFailures24h > 0,
       href: "/webhooks?outcome=failed",
     });
     items.push({
       key: "webhook-oldest",
-      label: "Oldest unprocessed webhook",
+      label: "webhookOldest",
       value: a.oldestUnprocessedWebhookAt
-        ? `${formatDuration(ago(a.oldestUnprocessedWebhookAt))} ago`
-        : "none waiting",
+        ? { agoMs: ago(a.oldestUnprocessedWebhookAt) }
+        : { none: "noneWaiting" },
       alert: a.oldestUnprocessedWebhookAt !== null && ago(a.oldestUnprocessedWebhookAt) > WEBHOOK_LAG_MS,
       href: "/webhooks?outcome=received",
     });
@@ -60,10 +65,10 @@ export function attentionItems(
   if (may.reconciliation) {
     items.push({
       key: "reconciliation",
-      label: "Last complete reconciliation",
+      label: "reconciliation",
       value: a.lastCompleteReconciliationAt
-        ? `${formatDuration(ago(a.lastCompleteReconciliationAt))} ago`
-        : "never",
+        ? { agoMs: ago(a.lastCompleteReconciliationAt) }
+        : { none: "never" },
       alert:
         a.lastCompleteReconciliationAt === null ||
         ago(a.lastCompleteReconciliationAt) > RECONCILIATION_STALE_MS,
@@ -71,8 +76,8 @@ export function attentionItems(
     });
     items.push({
       key: "drift",
-      label: "Open drift items",
-      value: String(a.openDriftItems),
+      label: "drift",
+      value: { count: a.openDriftItems },
       alert: a.openDriftItems > 0,
       href: "/reconciliation?state=open",
     });
@@ -81,9 +86,18 @@ export function attentionItems(
 }
 
 export function AttentionList({ items }: { items: AttentionItem[] }) {
+  const t = useTranslations("home");
+  const common = useTranslations("common");
+  const locale = useLocale();
   if (items.length === 0) return null;
+  const valueText = (value: AttentionValue) =>
+    "count" in value
+      ? String(value.count)
+      : "agoMs" in value
+        ? common("ago", { duration: formatDuration(value.agoMs, locale) })
+        : t(value.none);
   return (
-    <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label="Needs attention">
+    <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-label={t("needsAttention")}>
       {items.map((item) => (
         <li key={item.key} data-testid={`attention-${item.key}`} data-alert={item.alert}>
           <Link
@@ -94,8 +108,8 @@ export function AttentionList({ items }: { items: AttentionItem[] }) {
                 : "border-zinc-200 dark:border-zinc-800"
             }`}
           >
-            <span className="block text-sm text-zinc-600 dark:text-zinc-400">{item.label}</span>
-            <span className="mt-1 block text-2xl font-semibold">{item.value}</span>
+            <span className="block text-sm text-zinc-600 dark:text-zinc-400">{t(`item.${item.label}`)}</span>
+            <span className="mt-1 block text-2xl font-semibold">{valueText(item.value)}</span>
           </Link>
         </li>
       ))}

@@ -1,29 +1,34 @@
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
 import type { ApiCallItem } from "@/lib/operations/detail/operation-detail";
-import { formatInZone } from "@/lib/time/zone";
+import { formatDateTime } from "@/lib/time/zone";
 import { HeaderRow } from "@/components/ui/header-row";
 
 /** Every platform call about an operation, each traceID linking to the trace lookup. */
 export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
-  if (calls.length === 0) return <p className="text-sm text-zinc-500">No API calls recorded.</p>;
+  const t = useTranslations("operations.calls");
+  const locale = useLocale();
+  if (calls.length === 0) return <p className="text-sm text-zinc-500">{t("empty")}</p>;
   return (
     <div className="max-w-full overflow-x-auto">
       <table className="min-w-full text-sm" data-testid="api-calls">
         <thead>
-          <HeaderRow labels={["When", "Call", "Result", "traceID", "By"]} className="text-left" />
+          <HeaderRow labels={[t("when"), t("call"), t("result"), "traceID", t("by")]} className="text-left" />
         </thead>
         <tbody>
           {calls.map((c) => (
             <tr key={c.id} className="border-t border-zinc-100 dark:border-zinc-800">
-              <td className="whitespace-nowrap px-2 py-1">{formatInZone(new Date(c.startedAt), tz)}</td>
+              <td className="whitespace-nowrap px-2 py-1">
+                {formatDateTime(new Date(c.startedAt), tz, locale)}
+              </td>
               <td className="px-2 py-1 font-mono text-xs">
                 {c.method} {c.path}
               </td>
               <td className="px-2 py-1">
-                {c.envelopeStatus ?? c.httpStatus ?? "no answer"}
+                {c.envelopeStatus ?? c.httpStatus ?? t("noAnswer")}
                 {c.codeError && ` · ${c.codeError}`}
                 {c.error && <span className="block text-xs text-red-600">{c.error}</span>}
-                <span className="block text-xs text-zinc-500">{c.latencyMs} ms</span>
+                <span className="block text-xs text-zinc-500">{t("latency", { ms: c.latencyMs })}</span>
               </td>
               <td className="px-2 py-1 font-mono text-xs">
                 {c.traceID ? (
@@ -34,7 +39,7 @@ export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
                   "—"
                 )}
               </td>
-              <td className="px-2 py-1">{c.actorEmail ?? "system"}</td>
+              <td className="px-2 py-1">{c.actorEmail ?? t("system")}</td>
             </tr>
           ))}
         </tbody>

@@ -1,14 +1,16 @@
+import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { operationColumns, type OperationColumn } from "@/lib/operations/list/columns";
 
 /** Column choice as a GET form carrying the current filter, so the choice lives in the URL too. */
 export function ColumnChooser({ params, columns }: { params: URLSearchParams; columns: OperationColumn[] }) {
+  const t = useTranslations("operations");
   const chosen = new Set(columns);
   const keep = [...params.entries()].filter(([key]) => key !== "cols" && key !== "after" && key !== "before");
   return (
     <details className="relative">
       <summary className="cursor-pointer rounded-md border border-zinc-300 px-3 py-2 text-sm dark:border-zinc-700">
-        Columns
+        {t("columns.button")}
       </summary>
       <form
         method="get"
@@ -21,11 +23,11 @@ export function ColumnChooser({ params, columns }: { params: URLSearchParams; co
         {operationColumns.map((c) => (
           <label key={c.key} className="flex items-center gap-2 text-sm">
             <input type="checkbox" name="cols" value={c.key} defaultChecked={chosen.has(c.key)} />
-            {c.label}
+            {t(`column.${c.key}`)}
           </label>
         ))}
         <Button type="submit" className="mt-2 w-full">
-          Show columns
+          {t("columns.show")}
         </Button>
       </form>
     </details>

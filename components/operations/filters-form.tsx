@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { LABELLED_METHODS, paymentMethodLabel, statusLabel, typeTitle } from "@/components/operations/labels";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
@@ -17,70 +19,84 @@ const commonZones = [
   "America/New_York",
 ];
 
-/** The list filter as a plain GET form: the URL is the state, so every filter is shareable. */
+/**
+ * The list filter as a plain GET form: the URL is the state, so every filter is shareable. `zone` is
+ * the time zone an empty field stands for (the user's own).
+ */
 export function FiltersForm({
   values,
   errors,
+  zone,
 }: {
   values: FilterFormValues;
   errors: Record<string, string[]>;
+  zone: string;
 }) {
+  const t = useTranslations("operations.filters");
+  const names = useTranslations("statuses");
+  const common = useTranslations("common");
   const statuses = new Set(values.status ?? []);
+  // A method the list does not name (typed into the URL) stays chosen.
+  const methods: string[] =
+    values.method && !(LABELLED_METHODS as readonly string[]).includes(values.method)
+      ? [...LABELLED_METHODS, values.method]
+      : [...LABELLED_METHODS];
   return (
-    <form method="get" action="/operations" aria-label="Filters" className="space-y-3">
+    <form method="get" action="/operations" aria-label={t("label")} className="space-y-3">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <div className="sm:col-span-2">
           <Field
-            label="Search"
+            label={t("search")}
             name="q"
             type="search"
             defaultValue={values.q}
-            placeholder="Operation id, merchant id, traceID or last 4 digits"
+            placeholder={t("searchPlaceholder")}
             errors={errors.q}
           />
         </div>
-        <Select label="Type" name="type" defaultValue={values.type ?? ""} errors={errors.type}>
-          <option value="">Any</option>
-          <option value="payIn">Pay-in</option>
-          <option value="payOut">Pay-out</option>
+        <Select label={t("type")} name="type" defaultValue={values.type ?? ""} errors={errors.type}>
+          <option value="">{t("any")}</option>
+          <option value="payIn">{typeTitle(names, "payIn")}</option>
+          <option value="payOut">{typeTitle(names, "payOut")}</option>
+        </Select>
+        <Select label={t("method")} name="method" defaultValue={values.method ?? ""} errors={errors.method}>
+          <option value="">{t("any")}</option>
+          {methods.map((m) => (
+            <option key={m} value={m}>
+              {paymentMethodLabel(names, m)}
+            </option>
+          ))}
         </Select>
         <Field
-          label="Method"
-          name="method"
-          defaultValue={values.method}
-          placeholder="toCard"
-          errors={errors.method}
-        />
-        <Field
-          label="Currency"
+          label={t("currency")}
           name="currency"
           defaultValue={values.currency}
           placeholder="RUB"
           errors={errors.currency}
         />
-        <Field label="From" name="from" type="date" defaultValue={values.from} errors={errors.from} />
-        <Field label="To (whole day)" name="to" type="date" defaultValue={values.to} errors={errors.to} />
+        <Field label={t("from")} name="from" type="date" defaultValue={values.from} errors={errors.from} />
+        <Field label={t("to")} name="to" type="date" defaultValue={values.to} errors={errors.to} />
         <Field
-          label="Time zone"
+          label={t("timeZone")}
           name="tz"
-          defaultValue={values.tz ?? "UTC"}
+          defaultValue={values.tz ?? zone}
           list="time-zones"
           errors={errors.tz}
         />
         <datalist id="time-zones">
-          {commonZones.map((z) => (
+          {[...new Set([zone, ...commonZones])].map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>
         <Field
-          label="Amount from"
+          label={t("amountMin")}
           name="amountMin"
           inputMode="decimal"
           defaultValue={values.amountMin}
           errors={errors.amountMin}
         />
         <Field
-          label="Amount to"
+          label={t("amountMax")}
           name="amountMax"
           inputMode="decimal"
           defaultValue={values.amountMax}
@@ -88,12 +104,12 @@ export function FiltersForm({
         />
       </div>
       <fieldset aria-describedby={errors.status ? "status-error" : undefined}>
-        <legend className="text-sm font-medium">Statuses</legend>
+        <legend className="text-sm font-medium">{t("statuses")}</legend>
         <div className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
           {OPERATION_STATUSES.map((s) => (
             <label key={s} className="flex items-center gap-1 text-sm">
               <input type="checkbox" name="status" value={s} defaultChecked={statuses.has(s)} />
-              {s}
+              {statusLabel(names, s)}
             </label>
           ))}
         </div>
@@ -105,18 +121,18 @@ export function FiltersForm({
       </fieldset>
       <label className="flex items-center gap-1 text-sm">
         <input type="checkbox" name="stuck" value="1" defaultChecked={values.stuck === "1"} />
-        Only stuck operations (no final status for too long)
+        {t("stuckOnly")}
       </label>
       {errors.stuck && <p className="text-sm text-red-600 dark:text-red-400">{errors.stuck.join(" ")}</p>}
       {values.cols && <input type="hidden" name="cols" value={values.cols} />}
       {values.size && <input type="hidden" name="size" value={values.size} />}
       <div className="flex gap-2">
-        <Button type="submit">Apply</Button>
+        <Button type="submit">{common("apply")}</Button>
         <Link
           href="/operations"
           className="inline-flex items-center rounded-md px-3 py-2 text-sm text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"
         >
-          Clear
+          {t("clear")}
         </Link>
       </div>
     </form>

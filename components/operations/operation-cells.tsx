@@ -1,11 +1,14 @@
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
+import { paymentMethodLabel, typeLabel } from "@/components/operations/labels";
 import { Money, Rate } from "@/components/money/money";
 import { StatusBadge } from "@/components/operations/status-badge";
 import type { OperationColumn } from "@/lib/operations/list/columns";
 import type { OperationListItem } from "@/lib/operations/list/present";
-import { formatInZone } from "@/lib/time/zone";
+import { formatDateTime } from "@/lib/time/zone";
 
 const dash = <span className="text-zinc-400">—</span>;
+const WARNING_SIGN = "\u26a0";
 
 /** One cell of the operations table. */
 export function OperationCell({
@@ -19,6 +22,9 @@ export function OperationCell({
   tz: string;
   balanceCurrency: string | null;
 }) {
+  const t = useTranslations("operations.table");
+  const names = useTranslations("statuses");
+  const locale = useLocale();
   switch (column) {
     case "dateAdded":
       return (
@@ -26,24 +32,24 @@ export function OperationCell({
           href={`/operations/${op.id}`}
           className="whitespace-nowrap text-indigo-700 underline dark:text-indigo-300"
         >
-          {formatInZone(new Date(op.dateAdded), tz)}
+          {formatDateTime(new Date(op.dateAdded), tz, locale)}
         </Link>
       );
     case "dateUpdated":
       return op.dateUpdated ? (
-        <span className="whitespace-nowrap">{formatInZone(new Date(op.dateUpdated), tz)}</span>
+        <span className="whitespace-nowrap">{formatDateTime(new Date(op.dateUpdated), tz, locale)}</span>
       ) : (
         dash
       );
     case "typeOperation":
-      return <span>{op.typeOperation === "payIn" ? "pay-in" : "pay-out"}</span>;
+      return <span>{typeLabel(names, op.typeOperation)}</span>;
     case "status":
       return (
         <span className="flex items-center gap-1">
           <StatusBadge status={op.status} />
           {op.stuck && (
-            <span title="No final status for too long" aria-label="stuck">
-              ⚠
+            <span title={t("stuckTitle")} aria-label={t("stuckLabel")}>
+              {WARNING_SIGN}
             </span>
           )}
         </span>
@@ -59,7 +65,11 @@ export function OperationCell({
     case "exchangeRate":
       return <Rate rate={op.exchangeRate} />;
     case "paymentMethod":
-      return op.paymentMethod ? <span>{op.paymentMethod}</span> : dash;
+      return op.paymentMethod ? (
+        <span title={op.paymentMethod}>{paymentMethodLabel(names, op.paymentMethod)}</span>
+      ) : (
+        dash
+      );
     case "bankName":
       return op.bankName ? <span>{op.bankName}</span> : dash;
     case "number":

@@ -1,8 +1,9 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { OperationCell } from "@/components/operations/operation-cells";
-import { operationColumns, type OperationColumn } from "@/lib/operations/list/columns";
+import type { OperationColumn } from "@/lib/operations/list/columns";
 import type { OperationListItem } from "@/lib/operations/list/present";
 
 type LiveAnswer = { ok: true; rows: OperationListItem[]; newCount: number | null; newCountCapped: boolean };
@@ -31,6 +32,7 @@ export function OperationTable({
   watchNewerThan: string | null;
   firstPageHref: string;
 }) {
+  const t = useTranslations("operations");
   const ids = rows.map((r) => r.id).join(",");
   const live = useQuery({
     queryKey: ["operations-live", filterQuery, ids, watchNewerThan],
@@ -47,22 +49,22 @@ export function OperationTable({
   });
   const fresh = new Map(live.data?.rows.map((r) => [r.id, r]));
   const newCount = live.data?.newCount ?? 0;
-  const labels = new Map(operationColumns.map((c) => [c.key, c.label]));
 
   return (
     <div className="space-y-2">
       {newCount > 0 && (
         <p role="status" className="rounded-md bg-indigo-50 px-3 py-2 text-sm dark:bg-indigo-950">
-          {live.data?.newCountCapped ? `More than ${newCount}` : newCount} new operation
-          {newCount === 1 ? "" : "s"}.{" "}
+          {live.data?.newCountCapped
+            ? t("table.moreNewOperations", { count: newCount })
+            : t("table.newOperations", { count: newCount })}{" "}
           <Link href={firstPageHref} className="font-medium text-indigo-700 underline dark:text-indigo-300">
-            Show them
+            {t("table.showThem")}
           </Link>
         </p>
       )}
       {rows.length === 0 ? (
         <p className="rounded-md border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          No operations match this filter.
+          {t("table.empty")}
         </p>
       ) : (
         <div className="max-w-full overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
@@ -74,7 +76,7 @@ export function OperationTable({
               <tr>
                 {columns.map((c) => (
                   <th key={c} scope="col" className="whitespace-nowrap px-3 py-2 text-left font-medium">
-                    {labels.get(c)}
+                    {t(`column.${c}`)}
                   </th>
                 ))}
               </tr>

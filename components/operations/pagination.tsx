@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 
 const link =
   "rounded-md border border-zinc-300 px-3 py-2 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800";
@@ -13,6 +14,7 @@ export function Pagination({
   prevCursor: string | null;
   nextCursor: string | null;
 }) {
+  const t = useTranslations("operations.pagination");
   const to = (key: "after" | "before" | null, cursor: string | null) => {
     const p = new URLSearchParams(params);
     p.delete("after");
@@ -22,20 +24,20 @@ export function Pagination({
     return q ? `/operations?${q}` : "/operations";
   };
   return (
-    <nav aria-label="Pages" className="flex flex-wrap items-center gap-2">
+    <nav aria-label={t("label")} className="flex flex-wrap items-center gap-2">
       {prevCursor && (
         <>
           <Link href={to(null, null)} className={link}>
-            First page
+            {t("first")}
           </Link>
           <Link href={to("before", prevCursor)} className={link} rel="prev">
-            ← Newer
+            {t("newer")}
           </Link>
         </>
       )}
       {nextCursor && (
         <Link href={to("after", nextCursor)} className={link} rel="next">
-          Older →
+          {t("older")}
         </Link>
       )}
     </nav>

@@ -1,11 +1,13 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { refreshOperationAction } from "@/lib/actions/operations";
 
 /** Reads the operation from the platform now and shows the outcome with the read's traceID. */
 export function RefreshButton({ operationId }: { operationId: string }) {
+  const t = useTranslations("operations.detail");
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
@@ -13,7 +15,8 @@ export function RefreshButton({ operationId }: { operationId: string }) {
     startTransition(async () => {
       const r = await refreshOperationAction({ id: operationId });
       if (r.ok) {
-        setResult({ ok: true, text: `Refreshed (${r.outcome}, traceID ${r.traceID ?? "none"}).` });
+        const outcome = t(`refreshOutcome.${r.outcome}`);
+        setResult({ ok: true, text: t("refreshed", { outcome, traceID: r.traceID ?? t("noTraceID") }) });
         router.refresh();
       } else {
         const trace = "traceID" in r && r.traceID ? ` traceID ${r.traceID}` : "";
@@ -23,7 +26,7 @@ export function RefreshButton({ operationId }: { operationId: string }) {
   return (
     <div className="flex flex-wrap items-center gap-2">
       <Button type="button" variant="secondary" onClick={refresh} disabled={pending}>
-        {pending ? "Refreshing…" : "Refresh from platform"}
+        {pending ? t("refreshing") : t("refresh")}
       </Button>
       {result && (
         <p

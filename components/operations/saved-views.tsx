@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { deleteViewAction, saveViewAction } from "@/lib/actions/operations";
@@ -9,6 +10,7 @@ type View = { id: string; name: string; query: string };
 
 /** The user's named views: open one, save the current filter under a name, delete one. */
 export function SavedViews({ views, currentQuery }: { views: View[]; currentQuery: string }) {
+  const t = useTranslations("operations.views");
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [name, setName] = useState("");
@@ -38,7 +40,7 @@ export function SavedViews({ views, currentQuery }: { views: View[]; currentQuer
     });
 
   return (
-    <section aria-label="Saved views" className="space-y-2">
+    <section aria-label={t("label")} className="space-y-2">
       {views.length > 0 && (
         <ul className="flex flex-wrap gap-2">
           {views.map((v) => (
@@ -51,7 +53,7 @@ export function SavedViews({ views, currentQuery }: { views: View[]; currentQuer
               </Link>
               <button
                 type="button"
-                aria-label={`Delete view ${v.name}`}
+                aria-label={t("delete", { name: v.name })}
                 className="px-2 py-1 text-zinc-500 hover:text-red-600"
                 disabled={pending}
                 onClick={() => remove(v.id)}
@@ -70,7 +72,7 @@ export function SavedViews({ views, currentQuery }: { views: View[]; currentQuer
         }}
       >
         <label htmlFor="view-name" className="text-sm">
-          Save this view as
+          {t("saveAs")}
         </label>
         <input
           id="view-name"
@@ -81,7 +83,7 @@ export function SavedViews({ views, currentQuery }: { views: View[]; currentQuer
           className="w-40 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         />
         <Button type="submit" variant="secondary" disabled={pending || name.trim() === ""}>
-          Save view
+          {t("save")}
         </Button>
         {error && (
           <p id="view-name-error" role="alert" className="text-sm text-red-600 dark:text-red-400">

@@ -1,3 +1,5 @@
+import { useTranslations } from "next-intl";
+import { statusLabel } from "@/components/operations/labels";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { OperationStatus } from "@/lib/platform/schemas";
 
@@ -12,9 +14,10 @@ const tones: Record<OperationStatus, BadgeTone> = {
 };
 
 export function StatusBadge({ status }: { status: OperationStatus }) {
+  const t = useTranslations("statuses");
   return (
     <Badge tone={tones[status]} testId="status-badge">
-      {status}
+      {statusLabel(t, status)}
     </Badge>
   );
 }

@@ -1,10 +1,13 @@
+import { useLocale, useTranslations } from "next-intl";
 import { StatusBadge } from "@/components/operations/status-badge";
-import { sourceLabels, type TimelineEntry } from "@/lib/operations/detail/timeline";
-import { formatDuration, formatInZone } from "@/lib/time/zone";
+import type { TimelineEntry } from "@/lib/operations/detail/timeline";
+import { formatDateTime, formatDuration } from "@/lib/time/zone";
 
 /** Status changes in order with their source and the time spent in each status. */
 export function Timeline({ entries, tz }: { entries: TimelineEntry[]; tz: string }) {
-  if (entries.length === 0) return <p className="text-sm text-zinc-500">No status history recorded.</p>;
+  const t = useTranslations("operations.timeline");
+  const locale = useLocale();
+  if (entries.length === 0) return <p className="text-sm text-zinc-500">{t("empty")}</p>;
   return (
     <ol className="space-y-2" data-testid="timeline">
       {entries.map((e, i) => (
@@ -13,11 +16,17 @@ export function Timeline({ entries, tz }: { entries: TimelineEntry[]; tz: string
           className="flex flex-wrap items-center gap-x-3 gap-y-1 border-l-2 border-zinc-300 pl-3 text-sm dark:border-zinc-700"
         >
           <StatusBadge status={e.status} />
-          <span className="whitespace-nowrap">{formatInZone(new Date(e.at), tz)}</span>
-          <span className="text-zinc-600 dark:text-zinc-400">via {sourceLabels[e.source]}</span>
+          <span className="whitespace-nowrap">{formatDateTime(new Date(e.at), tz, locale)}</span>
+          <span className="text-zinc-600 dark:text-zinc-400">
+            {t("via", { source: t(`source.${e.source}`) })}
+          </span>
           {e.sourceRef && <span className="break-all font-mono text-xs text-zinc-500">{e.sourceRef}</span>}
           <span className="text-zinc-600 dark:text-zinc-400">
-            {e.durationMs === null ? "final" : `${formatDuration(e.durationMs)}${e.ongoing ? " so far" : ""}`}
+            {e.durationMs === null
+              ? t("final")
+              : e.ongoing
+                ? t("soFar", { duration: formatDuration(e.durationMs, locale) })
+                : formatDuration(e.durationMs, locale)}
           </span>
         </li>
       ))}

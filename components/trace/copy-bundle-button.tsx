@@ -1,9 +1,12 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 
 /** Copies the redacted support bundle; the text stays visible below for browsers without clipboard access. */
 export function CopyBundleButton({ bundle }: { bundle: string }) {
+  const t = useTranslations("trace");
+  const ui = useTranslations("ui");
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const copy = async () => {
     try {
@@ -17,25 +20,25 @@ export function CopyBundleButton({ bundle }: { bundle: string }) {
     <div className="space-y-2">
       <div className="flex items-center gap-2">
         <Button type="button" onClick={() => void copy()}>
-          Copy support bundle
+          {t("copyBundle")}
         </Button>
         {state === "copied" && (
           <span role="status" className="text-sm text-emerald-700">
-            Copied.
+            {ui("copied")}
           </span>
         )}
         {state === "failed" && (
           <span role="status" className="text-sm text-red-700">
-            Could not copy; select the text below instead.
+            {t("copyBundleFailed")}
           </span>
         )}
       </div>
       <details>
-        <summary className="cursor-pointer text-sm">Bundle text (redacted)</summary>
+        <summary className="cursor-pointer text-sm">{t("bundleText")}</summary>
         <textarea
           readOnly
           value={bundle}
-          aria-label="Support bundle"
+          aria-label={t("bundle")}
           data-testid="support-bundle"
           className="mt-2 h-64 w-full rounded border border-zinc-300 bg-zinc-50 p-2 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
         />

@@ -1,19 +1,29 @@
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
 import { Money } from "@/components/money/money";
+import { statusLabel, typeLabel } from "@/components/operations/labels";
 import { StatusBadge } from "@/components/operations/status-badge";
 import { Timeline } from "@/components/operations/timeline";
 import type { TraceLookup } from "@/lib/trace/lookup";
-import { formatInZone } from "@/lib/time/zone";
+import { formatDateTime } from "@/lib/time/zone";
 
 const json = (value: unknown) => (value === null ? "—" : JSON.stringify(value, null, 2));
 
-/** The calls, webhook deliveries and operations found for a traceID or operation key. */
-export function TraceResults({ lookup }: { lookup: TraceLookup }) {
-  const tz = "UTC";
+/** The calls, webhook deliveries and operations found for a traceID or operation key, times in `tz`. */
+export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }) {
+  const t = useTranslations("trace");
+  const names = useTranslations("statuses");
+  const outcomes = useTranslations("webhooks.outcome");
+  const roles = useTranslations("shell.roles");
+  const locale = useLocale();
+  const when = (iso: string) => `${formatDateTime(new Date(iso), tz, locale)} ${tz}`;
+  const role = (name: string) => (roles.has(name as "admin") ? roles(name as "admin") : name);
+  const actor = (a: { email: string; role: string } | null) =>
+    a ? `${a.email} (${role(a.role)})` : t("system");
   return (
     <div className="space-y-4">
       <section className="space-y-2">
-        <h2 className="text-lg font-semibold">API calls ({lookup.calls.length})</h2>
+        <h2 className="text-lg font-semibold">{t("calls", { count: lookup.calls.length })}</h2>
         {lookup.calls.map((c) => (
           <article
             key={c.id}
@@ -24,18 +34,20 @@ export function TraceResults({ lookup }: { lookup: TraceLookup }) {
               {c.method} {c.path}
             </p>
             <p>
-              {formatInZone(new Date(c.startedAt), tz)} UTC · {c.latencyMs} ms ·{" "}
-              {c.envelopeStatus ?? c.httpStatus ?? "no answer"}
+              {when(c.startedAt)} · {t("latency", { ms: c.latencyMs })} ·{" "}
+              {c.envelopeStatus ?? c.httpStatus ?? t("noAnswer")}
               {c.codeError && ` · ${c.codeError}`}
             </p>
             <p>
-              traceID <span className="font-mono break-all">{c.traceID ?? "—"}</span> · by{" "}
-              {c.actor ? `${c.actor.email} (${c.actor.role})` : "system"}
+              traceID <span className="font-mono break-all">{c.traceID ?? "—"}</span> ·{" "}
+              {t("by", {
+                actor: actor(c.actor),
+              })}
             </p>
             {c.message && <p className="text-zinc-600 dark:text-zinc-400">{c.message}</p>}
             {c.error && <p className="text-red-600">{c.error}</p>}
             <details>
-              <summary className="cursor-pointer">Request and response (redacted)</summary>
+              <summary className="cursor-pointer">{t("requestAndResponse")}</summary>
               <div className="grid gap-2 md:grid-cols-2">
                 <pre className="max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-950">
                   {json(c.request)}
@@ -50,20 +62,20 @@ export function TraceResults({ lookup }: { lookup: TraceLookup }) {
       </section>
       {lookup.webhooks.length > 0 && (
         <section className="space-y-2">
-          <h2 className="text-lg font-semibold">Webhook deliveries ({lookup.webhooks.length})</h2>
+          <h2 className="text-lg font-semibold">{t("webhooks", { count: lookup.webhooks.length })}</h2>
           <ul className="space-y-1 text-sm">
             {lookup.webhooks.map((w) => (
               <li key={w.id}>
-                #{w.id} · {formatInZone(new Date(w.receivedAt), tz)} UTC · {w.operationStatus ?? "?"} ·{" "}
-                {w.outcome}
-                {w.readBackTraceID && ` · read-back ${w.readBackTraceID}`}
+                #{w.id} · {when(w.receivedAt)} ·{" "}
+                {w.operationStatus ? statusLabel(names, w.operationStatus) : "?"} · {outcomes(w.outcome)}
+                {w.readBackTraceID && ` · ${t("readBack", { traceID: w.readBackTraceID })}`}
               </li>
             ))}
           </ul>
         </section>
       )}
       <section className="space-y-2">
-        <h2 className="text-lg font-semibold">Operations ({lookup.operations.length})</h2>
+        <h2 className="text-lg font-semibold">{t("operations", { count: lookup.operations.length })}</h2>
         {lookup.operations.map((o) => (
           <article
             key={o.id}
@@ -78,7 +90,7 @@ export function TraceResults({ lookup }: { lookup: TraceLookup }) {
                 {o.id}
               </Link>
               <StatusBadge status={o.status} />
-              <span>{o.typeOperation}</span>
+              <span>{typeLabel(names, o.typeOperation)}</span>
               <Money amount={o.amount} currency={o.currency} />
               <span className="break-all">{o.idTransactionMerchant}</span>
             </p>

@@ -1,9 +1,12 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 
 /** Copies a text to the clipboard; says so, or says to select it by hand when the browser refuses. */
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const t = useTranslations("ui");
+  const common = useTranslations("common");
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const copy = async () => {
     try {
@@ -16,11 +19,11 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
   return (
     <span className="inline-flex items-center gap-2">
       <Button type="button" variant="secondary" onClick={() => void copy()}>
-        {label}
+        {label ?? common("copy")}
       </Button>
       {state !== "idle" && (
         <span role="status" className={`text-sm ${state === "copied" ? "text-emerald-700" : "text-red-700"}`}>
-          {state === "copied" ? "Copied." : "Could not copy; select the text instead."}
+          {state === "copied" ? t("copied") : t("copyFailed")}
         </span>
       )}
     </span>

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 
@@ -13,9 +14,10 @@ const tones: Record<WebhookOutcome, BadgeTone> = {
 };
 
 export function OutcomeBadge({ outcome }: { outcome: WebhookOutcome }) {
+  const t = useTranslations("webhooks.outcome");
   return (
     <Badge tone={tones[outcome]} testId="outcome-badge">
-      {outcome}
+      {t(outcome)}
     </Badge>
   );
 }

@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { revealWebhookBodyAction } from "@/lib/actions/webhooks";
 
@@ -17,6 +18,7 @@ export function RawBody({
   numbersMasked: boolean;
   canReveal: boolean;
 }) {
+  const t = useTranslations("webhooks.delivery");
   const [pending, startTransition] = useTransition();
   const [body, setBody] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -30,9 +32,7 @@ export function RawBody({
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-3">
         <h2 className="text-lg font-semibold">
-          {numbersMasked && body === null
-            ? "Raw body (recipient numbers masked)"
-            : "Raw body (exactly as received)"}
+          {numbersMasked && body === null ? t("rawMasked") : t("rawExact")}
         </h2>
         {canReveal && numbersMasked && body === null && (
           <button
@@ -40,9 +40,9 @@ export function RawBody({
             onClick={reveal}
             disabled={pending}
             className="text-sm text-indigo-700 underline dark:text-indigo-300"
-            title="Shows the body with full numbers; the reveal is recorded in the audit log"
+            title={t("revealTitle")}
           >
-            Reveal numbers
+            {t("reveal")}
           </button>
         )}
         {error && (

@@ -1,19 +1,30 @@
 "use server";
+import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
 import { readRecipientNumber } from "@/lib/operations/detail/operation-detail";
 import { parseOperationFilter, viewParams } from "@/lib/operations/list/filter";
 import { refreshOperation } from "@/lib/operations/mirror/refresh";
 import { deleteView, saveView } from "@/lib/operations/list/saved-views";
-import { maySearch } from "@/lib/operations/list/search-policy";
+import { maySearch, searchRefusalMessage } from "@/lib/operations/list/search-policy";
 import { revealRecipientNumber } from "@/lib/recipients/reveal";
 import { safeText } from "@/lib/validation/text";
 
-const operationId = z.object({ id: z.uuid("Not an operation id.").transform((s) => s.toLowerCase()) });
+const operationId = z.object({
+  id: z.uuid("operations.detail.notOperationId").transform((s) => s.toLowerCase()),
+});
 
 /** Reads the operation from the platform and applies it to the mirror (operations.refresh). */
-export const refreshOperationAction = authorizedAction("operations.refresh", operationId, (input, { user }) =>
-  refreshOperation(input.id, user.id),
+export const refreshOperationAction = authorizedAction(
+  "operations.refresh",
+  operationId,
+  async (input, { user }) => {
+    const result = await refreshOperation(input.id, user.id);
+    if (result.ok) return result;
+    const t = await getTranslations("operations.detail");
+    const message = result.code === "not_found" ? t("refreshNotFound") : t(`refreshFailed.${result.kind}`);
+    return { ...result, message };
+  },
 );
 
 /** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
@@ -28,15 +39,15 @@ const viewInput = z.object({
   name: z
     .string()
     .trim()
-    .min(1, "Give the view a name.")
-    .max(80, "At most 80 characters.")
+    .min(1, "operations.views.nameRequired")
+    .max(80, "operations.views.nameTooLong")
     .superRefine(safeText("view name")),
   query: z.string().max(4000),
 });
 
 /** Saves the current filter, columns and page size under a name for the signed-in user. */
 export const saveViewAction = authorizedAction("operations.read", viewInput, async (input, { user }) => {
-  const parsed = parseOperationFilter(new URLSearchParams(input.query));
+  const parsed = parseOperationFilter(new URLSearchParams(input.query), await getLocale());
   if (!parsed.ok) {
     return {
       ok: false as const,
@@ -47,12 +58,8 @@ export const saveViewAction = authorizedAction("operations.read", viewInput, asy
   }
   const allowed = maySearch(user.role, parsed.filter.q);
   if (!allowed.ok) {
-    return {
-      ok: false as const,
-      code: "invalid" as const,
-      message: allowed.message,
-      fieldErrors: { q: [allowed.message] },
-    };
+    const message = await searchRefusalMessage(allowed);
+    return { ok: false as const, code: "invalid" as const, message, fieldErrors: { q: [message] } };
   }
   const view = await saveView(user.id, input.name, viewParams(parsed.filter).toString());
   return { ok: true as const, view };
@@ -61,7 +68,7 @@ export const saveViewAction = authorizedAction("operations.read", viewInput, asy
 /** Deletes one of the signed-in user's saved views. */
 export const deleteViewAction = authorizedAction("operations.read", operationId, async (input, { user }) => {
   const deleted = await deleteView(user.id, input.id);
-  return deleted
-    ? { ok: true as const }
-    : { ok: false as const, code: "not_found" as const, message: "No such view." };
+  if (deleted) return { ok: true as const };
+  const t = await getTranslations("operations.views");
+  return { ok: false as const, code: "not_found" as const, message: t("notFound") };
 });

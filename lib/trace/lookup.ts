@@ -1,4 +1,5 @@
 import "server-only";
+import { createTranslator, type Messages } from "next-intl";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
@@ -9,27 +10,35 @@ import {
   type OperationDetail,
 } from "@/lib/operations/detail/operation-detail";
 import { buildTimeline } from "@/lib/operations/detail/timeline";
+import type { Locale } from "@/lib/i18n/locales";
+import { messagesFor } from "@/lib/i18n/messages";
+import { parseLocalized } from "@/lib/i18n/validation";
 import { isUuid } from "@/lib/uuid";
-import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
+import { isUsableFilterText } from "@/lib/validation/text";
 
 const LIMIT = 100;
 
 const traceQuerySchema = z
   .string()
   .trim()
-  .max(200, "Paste at most 200 characters.")
-  .refine(isUsableFilterText, filterTextMessage);
+  .max(200, "trace.queryTooLong")
+  .refine(isUsableFilterText, "trace.invisibleCharacters");
 
-/** The lookup text as typed (empty: nothing to look up), or the reason it cannot be looked up. */
+/**
+ * The lookup text as typed (empty: nothing to look up), or the reason it cannot be looked up in the
+ * reader's language (English when none is given).
+ */
 export function parseTraceQuery(
   raw: string,
+  locale: Locale = "en",
 ): { ok: true; q: string } | { ok: false; q: string; message: string } {
-  const parsed = traceQuerySchema.safeParse(raw);
+  const parsed = parseLocalized(traceQuerySchema, raw, locale);
   if (parsed.success) return { ok: true, q: parsed.data };
+  const t = createTranslator({ locale, messages: messagesFor(locale) as Messages, namespace: "trace" });
   return {
     ok: false,
     q: raw.trim(),
-    message: parsed.error.issues[0]?.message ?? "This text cannot be looked up.",
+    message: Object.values(parsed.fieldErrors).flat()[0] ?? t("cannotLookUp"),
   };
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
@@ -38,16 +39,16 @@ export function canReprocess(outcome: WebhookOutcome): boolean {
 const PAGE = 50;
 const INT8_MAX = 9_223_372_036_854_775_807n;
 
-/** A delivery id (a positive BIGINT) as text. */
+/** A delivery id (a positive BIGINT) as text. Messages are catalog keys (lib/i18n/validation.ts). */
 export const deliveryIdSchema = z
-  .string({ error: "Not a delivery id." })
-  .regex(/^\d{1,19}$/, "Not a delivery id.")
+  .string({ error: "webhooks.notDeliveryId" })
+  .regex(/^\d{1,19}$/, "webhooks.notDeliveryId")
   .transform((v) => BigInt(v))
-  .refine((v) => v > 0n && v <= INT8_MAX, "Not a delivery id.");
+  .refine((v) => v > 0n && v <= INT8_MAX, "webhooks.notDeliveryId");
 
 /** Query parameters of the inbox list (outcome filter, keyset cursor on id). */
 export const inboxFilterSchema = z.object({
-  outcome: z.enum(webhookOutcomes, { error: "Unknown outcome." }).optional(),
+  outcome: z.enum(webhookOutcomes, { error: "webhooks.unknownOutcome" }).optional(),
   before: deliveryIdSchema.optional(),
 });
 export type InboxFilter = z.output<typeof inboxFilterSchema>;
@@ -137,9 +138,10 @@ export type RevealBodyResult = { ok: true; body: string } | { ok: false; code: "
  * checked recipients.reveal. Each reveal is written to the audit log.
  */
 export async function revealDeliveryBody(actor: Actor, id: bigint): Promise<RevealBodyResult> {
+  const t = await getTranslations("webhooks.reprocess");
   return getDb().$transaction(async (tx) => {
     const delivery = await tx.webhookDelivery.findUnique({ where: { id }, select: { body: true } });
-    if (!delivery) return { ok: false, code: "not_found", message: "No such webhook delivery." };
+    if (!delivery) return { ok: false, code: "not_found", message: t("notFound") };
     await audit(tx, actor, {
       action: "webhook.body.reveal",
       targetType: "webhookDelivery",
@@ -159,20 +161,21 @@ export type ReprocessResult =
  * before and after. The update is conditional on the outcome read, so two clicks queue it once.
  */
 export async function reprocessDelivery(actor: Actor, id: bigint): Promise<ReprocessResult> {
+  const t = await getTranslations("webhooks");
   return getDb().$transaction(async (tx) => {
     const delivery = await tx.webhookDelivery.findUnique({
       where: { id },
       select: { outcome: true, outcomeDetail: true },
     });
-    if (!delivery) return { ok: false, code: "not_found", message: "No such webhook delivery." };
+    if (!delivery) return { ok: false, code: "not_found", message: t("reprocess.notFound") };
     if (!canReprocess(delivery.outcome)) {
       return {
         ok: false,
         code: "not_allowed",
         message:
           delivery.outcome === "received"
-            ? "This delivery is already waiting to be processed."
-            : `A ${delivery.outcome} delivery is not processed again: it failed the checks on receipt.`,
+            ? t("reprocess.alreadyWaiting")
+            : t("reprocess.refusedOnReceipt", { outcome: t(`outcome.${delivery.outcome}`) }),
       };
     }
     const updated = await tx.webhookDelivery.updateMany({
@@ -186,7 +189,7 @@ export async function reprocessDelivery(actor: Actor, id: bigint): Promise<Repro
       },
     });
     if (updated.count === 0) {
-      return { ok: false, code: "not_allowed", message: "The delivery changed meanwhile; reload the page." };
+      return { ok: false, code: "not_allowed", message: t("reprocess.changedMeanwhile") };
     }
     await audit(tx, actor, {
       action: "webhook.reprocess",

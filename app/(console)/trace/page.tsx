@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 import { CopyBundleButton } from "@/components/trace/copy-bundle-button";
 import { TraceResults } from "@/components/trace/trace-results";
 import { Button } from "@/components/ui/button";
@@ -8,7 +9,10 @@ import { getEnv } from "@/lib/env";
 import { buildSupportBundle } from "@/lib/trace/bundle";
 import { lookupTrace, parseTraceQuery } from "@/lib/trace/lookup";
 
-export const metadata: Metadata = { title: "Trace lookup" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("trace");
+  return { title: t("title") };
+}
 
 export default async function TracePage({
   searchParams,
@@ -16,38 +20,42 @@ export default async function TracePage({
   searchParams: Promise<{ q?: string | string[] }>;
 }) {
   await requirePagePermission("trace.read");
+  const [t, locale, zone] = await Promise.all([getTranslations("trace"), getLocale(), getTimeZone()]);
   const { q: raw } = await searchParams;
-  const parsed = parseTraceQuery(typeof raw === "string" ? raw : "");
+  const parsed = parseTraceQuery(typeof raw === "string" ? raw : "", locale);
   const q = parsed.q;
   const error = parsed.ok ? null : parsed.message;
   const lookup = parsed.ok && q ? await lookupTrace(q) : null;
   return (
     <section className="space-y-4">
-      <h1 className="text-2xl font-semibold">Trace lookup</h1>
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
       <form method="get" action="/trace" className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">
           <Field
-            label="traceID, operation id or idTransactionMerchant"
+            label={t("queryLabel")}
             name="q"
             defaultValue={q}
             required
             errors={error ? [error] : undefined}
           />
         </div>
-        <Button type="submit">Look up</Button>
+        <Button type="submit">{t("lookUp")}</Button>
       </form>
       {lookup && lookup.matchedBy === null && (
         <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-          Nothing found for <span className="font-mono break-all">{q}</span>.
+          {t.rich("nothingFound", {
+            query: q,
+            mono: (chunks) => <span className="font-mono break-all">{chunks}</span>,
+          })}
         </p>
       )}
       {lookup && lookup.matchedBy !== null && (
         <>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">Found by {lookup.matchedBy}.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("foundBy", { by: lookup.matchedBy })}</p>
           <CopyBundleButton
             bundle={buildSupportBundle(lookup, [getEnv().PLATFORM_TOKEN, getEnv().AUTH_SECRET])}
           />
-          <TraceResults lookup={lookup} />
+          <TraceResults lookup={lookup} tz={zone} />
         </>
       )}
     </section>

@@ -1,20 +1,32 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { anyStatusLabel } from "@/components/operations/labels";
 import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { requirePagePermission } from "@/lib/auth/session";
-import { formatInZone } from "@/lib/time/zone";
+import { localizedFieldErrors } from "@/lib/i18n/validation";
+import { formatDateTime } from "@/lib/time/zone";
 import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
 
-export const metadata: Metadata = { title: "Webhooks" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("webhooks");
+  return { title: t("title") };
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePagePermission("webhooks.read");
+  const [t, names, locale, zone] = await Promise.all([
+    getTranslations("webhooks"),
+    getTranslations("statuses"),
+    getLocale(),
+    getTimeZone(),
+  ]);
   const raw = await searchParams;
   const parsed = inboxFilterSchema.safeParse({ outcome: first(raw.outcome), before: first(raw.before) });
   const filter = parsed.success ? parsed.data : {};
@@ -23,16 +35,17 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   const next = page.nextBefore
     ? `/webhooks?${new URLSearchParams({ ...(outcome ? { outcome } : {}), before: page.nextBefore })}`
     : null;
+  const filterError = parsed.success
+    ? null
+    : (Object.values(localizedFieldErrors(parsed.error, locale)).flat()[0] ?? t("checkFilter"));
   return (
     <section className="space-y-4">
-      <h1 className="text-2xl font-semibold">Webhook inbox</h1>
-      {!parsed.success && (
-        <Alert tone="error">{parsed.error.issues[0]?.message ?? "Check the filter."}</Alert>
-      )}
+      <h1 className="text-2xl font-semibold">{t("inbox")}</h1>
+      {filterError && <Alert tone="error">{filterError}</Alert>}
       <form method="get" action="/webhooks" className="flex items-end gap-2">
         <div className="space-y-1">
           <label htmlFor="outcome" className="block text-sm font-medium">
-            Outcome
+            {t("outcomeLabel")}
           </label>
           <select
             id="outcome"
@@ -40,24 +53,32 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
             defaultValue={outcome ?? ""}
             className="rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           >
-            <option value="">all</option>
+            <option value="">{t("all")}</option>
             {webhookOutcomes.map((o) => (
               <option key={o} value={o}>
-                {o}
+                {t(`outcome.${o}`)}
               </option>
             ))}
           </select>
         </div>
         <Button type="submit" variant="secondary">
-          Filter
+          {t("filter")}
         </Button>
       </form>
       {page.rows.length === 0 ? (
-        <p className="text-sm text-zinc-500">No deliveries.</p>
+        <p className="text-sm text-zinc-500">{t("empty")}</p>
       ) : (
         <DataTable
           testId="webhook-table"
-          headers={["#", "Received (UTC)", "Outcome", "Operation", "Status", "Source IP", "Detail"]}
+          headers={[
+            "#",
+            t("column.received", { zone }),
+            t("column.outcome"),
+            t("column.operation"),
+            t("column.status"),
+            t("column.sourceIp"),
+            t("column.detail"),
+          ]}
         >
           {page.rows.map((r) => (
             <DataRow key={r.id} testId="webhook-row">
@@ -66,7 +87,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                   {r.id}
                 </Link>
               </Cell>
-              <Cell kind="when">{formatInZone(new Date(r.receivedAt), "UTC")}</Cell>
+              <Cell kind="when">{formatDateTime(new Date(r.receivedAt), zone, locale)}</Cell>
               <Cell>
                 <OutcomeBadge outcome={r.outcome} />
               </Cell>
@@ -79,7 +100,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                   "—"
                 )}
               </Cell>
-              <Cell>{r.operationStatus ?? "—"}</Cell>
+              <Cell>{r.operationStatus ? anyStatusLabel(names, r.operationStatus) : "—"}</Cell>
               <Cell kind="code">{r.sourceIp ?? "—"}</Cell>
               <Cell kind="note" className="text-zinc-600" title={r.outcomeDetail ?? ""}>
                 {r.outcomeDetail ?? ""}
@@ -90,7 +111,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       )}
       {next && (
         <Link href={next} className="text-sm underline">
-          Older deliveries
+          {t("older")}
         </Link>
       )}
     </section>

@@ -1,3 +1,4 @@
+import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { withPermission } from "@/lib/auth/route";
 import { decodeCursor } from "@/lib/operations/list/cursor";
@@ -32,14 +33,15 @@ export const GET = withPermission("operations.read", async (request, { actor }) 
   });
   params.delete("ids");
   params.delete("newerThan");
-  const parsed = parseOperationFilter(params);
+  const parsed = parseOperationFilter(params, await getLocale());
   if (!live.success || !parsed.ok) {
     const fieldErrors = {
       ...(parsed.ok ? {} : parsed.fieldErrors),
       ...(live.success ? {} : z.flattenError(live.error).fieldErrors),
     };
+    const t = await getTranslations("operations.filter");
     return Response.json(
-      { ok: false, code: "invalid", message: "Some parameters cannot be used.", fieldErrors },
+      { ok: false, code: "invalid", message: t("parametersInvalid"), fieldErrors },
       { status: 400 },
     );
   }

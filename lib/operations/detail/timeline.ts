@@ -24,14 +24,6 @@ export type TimelineEntry = {
   ongoing: boolean;
 };
 
-export const sourceLabels: Record<SnapshotSource, string> = {
-  creation: "creation",
-  webhook: "webhook",
-  readBack: "read-back",
-  reconciliation: "reconciliation",
-  manualRefresh: "manual refresh",
-};
-
 /**
  * The status history in order, with the time spent in each status. A status starts at the platform's
  * dateUpdated that carried it (the first one at dateAdded when that is missing); a final status has no

@@ -1,8 +1,9 @@
 import "server-only";
+import { getTranslations } from "next-intl/server";
 import { getDb } from "@/lib/db";
 import { copyColumn } from "@/lib/db-copy";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { csvLine } from "@/lib/csv/encode";
+import { csvCell, csvLine } from "@/lib/csv/encode";
 import { csvCellSql as cell } from "@/lib/csv/sql";
 import type { OperationFilter } from "@/lib/operations/list/filter";
 import { filterConditions, whereClause } from "@/lib/operations/list/where";
@@ -49,6 +50,15 @@ export const exportHeader = [
   "exchangeRate",
 ] as const;
 
+/**
+ * The column titles in the reader's language, in the order of exportHeader, for people opening the
+ * file in a spreadsheet (the export's `header=language`); scripts keep the field names above.
+ */
+export async function localizedExportHeader(): Promise<string[]> {
+  const t = await getTranslations("operations.export.column");
+  return exportHeader.map((key) => t(key));
+}
+
 /** A cell whose text can never need quoting (ids, enums, dates, decimals); "" for NULL. */
 const plain = (expression: string) => `COALESCE(${expression}, '')`;
 
@@ -92,8 +102,11 @@ const OFFSETS = Prisma.raw(
 export async function* exportOperationsCsv(
   filter: OperationFilter,
   balanceCurrency: string | null,
+  header: readonly string[] = exportHeader,
 ): AsyncGenerator<Uint8Array> {
-  yield Buffer.from(csvLine([...exportHeader]));
+  // Titles in a language get a byte order mark: spreadsheets then read the file as UTF-8.
+  const bom = header === exportHeader ? "" : "\uFEFF";
+  yield Buffer.from(bom + csvLine(header.map((title) => csvCell(title, { text: true }))));
   const where = whereClause(await filterConditions(filter));
   yield* copyColumn(Prisma.sql`
     SELECT ${LINE}

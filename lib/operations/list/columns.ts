@@ -1,18 +1,19 @@
 // Columns of the operations list a user can choose; shared by the server (validation) and the chooser.
+// Their titles are in the catalogs (operations.column.<key>).
 export const operationColumns = [
-  { key: "dateAdded", label: "Created" },
-  { key: "dateUpdated", label: "Updated" },
-  { key: "typeOperation", label: "Type" },
-  { key: "status", label: "Status" },
-  { key: "idTransactionMerchant", label: "Merchant id" },
-  { key: "amount", label: "Amount" },
-  { key: "amountComission", label: "Commission" },
-  { key: "amountInCurrencyBalance", label: "Amount (balance)" },
-  { key: "exchangeRate", label: "Rate" },
-  { key: "paymentMethod", label: "Method" },
-  { key: "bankName", label: "Bank" },
-  { key: "number", label: "Number" },
-  { key: "id", label: "Operation id" },
+  { key: "dateAdded" },
+  { key: "dateUpdated" },
+  { key: "typeOperation" },
+  { key: "status" },
+  { key: "idTransactionMerchant" },
+  { key: "amount" },
+  { key: "amountComission" },
+  { key: "amountInCurrencyBalance" },
+  { key: "exchangeRate" },
+  { key: "paymentMethod" },
+  { key: "bankName" },
+  { key: "number" },
+  { key: "id" },
 ] as const;
 
 export type OperationColumn = (typeof operationColumns)[number]["key"];

@@ -3,11 +3,15 @@
  * the CSV export and saved views all use it. A value that cannot be used is an error, never ignored;
  * an empty value (an untouched form field) means "no filter".
  */
+import { createTranslator, type Messages } from "next-intl";
 import { z } from "zod";
+import type { Locale } from "@/lib/i18n/locales";
+import { messagesFor } from "@/lib/i18n/messages";
 import { OPERATION_STATUSES, OPERATION_TYPES, type OperationStatus } from "@/lib/platform/schemas";
 import { Decimal } from "@/lib/money/decimal";
+import { parseAmountInput } from "@/lib/money/parse-input";
 import { canonicalTimeZone, isDateOnly, isLocalDateTime, nextDay, zonedToUtc } from "@/lib/time/zone";
-import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
+import { isUsableFilterText } from "@/lib/validation/text";
 import { columnKeys, defaultColumns, type OperationColumn } from "./columns";
 import { decodeCursor, type Cursor } from "./cursor";
 
@@ -17,46 +21,49 @@ export const MAX_PAGE_SIZE = 200;
 /** Keys that may carry several values (repeated or comma-separated). */
 const LIST_KEYS = new Set(["status", "cols"]);
 
-const localDateTime = z
-  .string()
-  .refine(isLocalDateTime, "Use a date like 2026-11-20 or a date and time like 2026-11-20T13:05.");
+const localDateTime = z.string().refine(isLocalDateTime, "operations.filter.dateFormat");
 
+/** Typed as a person writes it in either language ("1500,50", "1 500.50"), kept as "1500.50". */
 const amount = z
   .string()
-  .regex(/^\d{1,20}(\.\d{1,4})?$/, "Use a plain amount with at most 4 decimals, like 1500 or 0.0001.");
+  .transform((typed) => {
+    const parsed = parseAmountInput(typed);
+    return parsed.ok ? parsed.value : typed;
+  })
+  .pipe(z.string().regex(/^\d{1,20}(\.\d{1,4})?$/, "operations.filter.amountFormat"));
 
 const cursor = z.string().transform((value, ctx): Cursor => {
   const decoded = decodeCursor(value);
   if (decoded) return decoded;
-  ctx.addIssue({ code: "custom", message: "This page link is not valid; go back to the first page." });
+  ctx.addIssue({ code: "custom", message: "operations.filter.cursor" });
   return z.NEVER;
 });
 
 export const operationFilterSchema = z
   .object({
-    type: z.enum(OPERATION_TYPES, { error: "Type must be payIn or payOut." }).optional(),
+    type: z.enum(OPERATION_TYPES, { error: "operations.filter.type" }).optional(),
     status: z
-      .array(z.enum(OPERATION_STATUSES, { error: `Status must be one of ${OPERATION_STATUSES.join(", ")}.` }))
+      .array(z.enum(OPERATION_STATUSES, { error: "operations.filter.status" }))
       .default([])
       .transform((list) => [...new Set(list)]),
     method: z
       .string()
-      .regex(/^[A-Za-z0-9_]{1,64}$/, "A payment method is letters, digits and _ only (e.g. toCard).")
+      .regex(/^[A-Za-z0-9_]{1,64}$/, "operations.filter.method")
       .optional(),
     currency: z
       .string()
-      .regex(/^[A-Za-z]{2,10}$/, "A currency is a code of letters, like RUB.")
+      .regex(/^[A-Za-z]{2,10}$/, "operations.filter.currency")
       .transform((c) => c.toUpperCase())
       .optional(),
     from: localDateTime.optional(),
     to: localDateTime.optional(),
     tz: z
       .string()
-      .refine(isUsableFilterText, filterTextMessage)
+      .refine(isUsableFilterText, "operations.filter.invisibleCharacters")
       .transform((value, ctx) => {
         const zone = canonicalTimeZone(value);
         if (zone) return zone;
-        ctx.addIssue({ code: "custom", message: `Unknown time zone "${value}"; use an IANA name.` });
+        ctx.addIssue({ code: "custom", message: "operations.filter.unknownZone", params: { zone: value } });
         return z.NEVER;
       })
       .default("UTC"),
@@ -66,23 +73,23 @@ export const operationFilterSchema = z
       .string()
       .trim()
       .min(1)
-      .max(200, "Search text is at most 200 characters.")
-      .refine(isUsableFilterText, filterTextMessage)
+      .max(200, "operations.filter.searchTooLong")
+      .refine(isUsableFilterText, "operations.filter.invisibleCharacters")
       .optional(),
     stuck: z
-      .literal("1", { error: 'stuck is "1" (only operations flagged as stuck) or left out.' })
+      .literal("1", { error: "operations.filter.stuck" })
       .optional()
       .transform((v) => v === "1"),
     cols: z
-      .array(z.enum(columnKeys, { error: `Columns must be among ${columnKeys.join(", ")}.` }))
-      .min(1, "Choose at least one column.")
+      .array(z.enum(columnKeys, { error: "operations.filter.columns" }))
+      .min(1, "operations.filter.noColumns")
       .optional()
       .transform((cols): OperationColumn[] => (cols ? [...new Set(cols)] : defaultColumns)),
     size: z
       .string()
-      .regex(/^\d{1,3}$/, `Page size is a whole number from 1 to ${MAX_PAGE_SIZE}.`)
+      .regex(/^\d{1,3}$/, "operations.filter.pageSize")
       .transform(Number)
-      .refine((n) => n >= 1 && n <= MAX_PAGE_SIZE, `Page size is a whole number from 1 to ${MAX_PAGE_SIZE}.`)
+      .refine((n) => n >= 1 && n <= MAX_PAGE_SIZE, "operations.filter.pageSize")
       .optional(),
     after: cursor.optional(),
     before: cursor.optional(),
@@ -90,15 +97,15 @@ export const operationFilterSchema = z
   .strict()
   .superRefine((f, ctx) => {
     if (f.after && f.before) {
-      ctx.addIssue({ code: "custom", path: ["before"], message: "Use either after or before, not both." });
+      ctx.addIssue({ code: "custom", path: ["before"], message: "operations.filter.afterAndBefore" });
     }
     if (f.amountMin && f.amountMax && new Decimal(f.amountMin).gt(f.amountMax)) {
-      ctx.addIssue({ code: "custom", path: ["amountMax"], message: "The maximum is below the minimum." });
+      ctx.addIssue({ code: "custom", path: ["amountMax"], message: "operations.filter.maxBelowMin" });
     }
     if (f.from && f.to && f.tz) {
       const range = dateRange(f.from, f.to, f.tz);
       if (range.from && range.to && range.from >= range.to) {
-        ctx.addIssue({ code: "custom", path: ["to"], message: "The end date is before the start date." });
+        ctx.addIssue({ code: "custom", path: ["to"], message: "operations.filter.endBeforeStart" });
       }
     }
   });
@@ -161,23 +168,37 @@ function normalise(input: SearchParamsInput): { values: Record<string, unknown>;
   return { values, repeated };
 }
 
-export function parseOperationFilter(input: SearchParamsInput): FilterParseResult {
+/** The schema's messages are catalog keys, worded by parseOperationFilter with these arguments. */
+const MESSAGE_ARGUMENTS = {
+  statuses: OPERATION_STATUSES.join(", "),
+  columns: columnKeys.join(", "),
+  maximum: MAX_PAGE_SIZE,
+};
+
+/** Parses the filter; the errors are in the reader's language (English when none is given). */
+export function parseOperationFilter(input: SearchParamsInput, locale: Locale = "en"): FilterParseResult {
   const { values, repeated } = normalise(input);
   const result = operationFilterSchema.safeParse(values);
+  const t = createTranslator({ locale, messages: messagesFor(locale) as Messages });
   const fieldErrors: Record<string, string[]> = {};
   const add = (key: string, message: string) => (fieldErrors[key] ??= []).push(message);
-  for (const key of repeated) add(key, `${key} is given more than once.`);
+  for (const key of repeated) add(key, t("operations.filter.repeated", { param: key }));
   if (!result.success) {
     for (const issue of result.error.issues) {
       if (issue.code === "unrecognized_keys") {
-        for (const key of issue.keys) add(key, `Unknown filter parameter "${key}".`);
+        for (const key of issue.keys) add(key, t("operations.filter.unknownParameter", { param: key }));
       } else {
-        add(String(issue.path[0] ?? "filter"), issue.message);
+        const params = issue.code === "custom" ? (issue.params as Record<string, string> | undefined) : {};
+        const known = /^operations\.filter\.[a-zA-Z]+$/.test(issue.message) && t.has(issue.message as never);
+        const message = known
+          ? t(issue.message as never, { ...MESSAGE_ARGUMENTS, ...params } as never)
+          : issue.message;
+        add(String(issue.path[0] ?? "filter"), message);
       }
     }
   }
   if (!result.success || repeated.length) {
-    return { ok: false, message: "Some filter values cannot be used; fix them and try again.", fieldErrors };
+    return { ok: false, message: t("operations.filter.invalid"), fieldErrors };
   }
   const { size, status, ...rest } = result.data;
   const range = dateRange(rest.from, rest.to, rest.tz);

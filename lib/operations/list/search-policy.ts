@@ -1,4 +1,5 @@
 import "server-only";
+import { getTranslations } from "next-intl/server";
 import { audit, type StaffActor } from "@/lib/audit/log";
 import { can, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
@@ -30,10 +31,10 @@ export const DIGIT_SEARCHES_PER_MINUTE = 30;
 /** Per user, per process (see lib/http/rate-limit.ts). */
 export const digitSearchRateLimit = createRateLimit({ limit: DIGIT_SEARCHES_PER_MINUTE, windowMs: 60_000 });
 
+/** Worded for the reader by searchRefusalMessage. */
 export type SearchRefusal = {
   ok: false;
   code: "search_not_allowed" | "rate_limited";
-  message: string;
 };
 
 /** Where a search was run, recorded with audited searches. */
@@ -43,11 +44,7 @@ export type SearchEntryPoint = "list" | "api" | "export";
 export function maySearch(role: Role, q: string | undefined): { ok: true } | SearchRefusal {
   const digits = q === undefined ? null : recipientDigits(q);
   if (digits === null || digits.length <= SHOWN_DIGITS || can(role, "recipients.reveal")) return { ok: true };
-  return {
-    ok: false,
-    code: "search_not_allowed",
-    message: `Search recipient numbers by their last ${SHOWN_DIGITS} digits only; more digits need the permission to reveal recipient numbers.`,
-  };
+  return { ok: false, code: "search_not_allowed" };
 }
 
 /**
@@ -64,11 +61,7 @@ export async function authorizeSearch(
   const allowed = maySearch(actor.role, digits);
   if (!allowed.ok) return allowed;
   if (!digitSearchRateLimit.take(actor.id)) {
-    return {
-      ok: false,
-      code: "rate_limited",
-      message: `At most ${DIGIT_SEARCHES_PER_MINUTE} number searches a minute; wait a minute and try again.`,
-    };
+    return { ok: false, code: "rate_limited" };
   }
   if (digits.length > SHOWN_DIGITS) {
     await getDb().$transaction((tx) =>
@@ -90,11 +83,20 @@ export function filterForAudit(filter: OperationFilter): string {
   return params.toString();
 }
 
+/** Why the search was refused, in the reader's language. */
+export async function searchRefusalMessage(refusal: SearchRefusal): Promise<string> {
+  const t = await getTranslations("operations.search");
+  return refusal.code === "rate_limited"
+    ? t("rateLimited", { limit: DIGIT_SEARCHES_PER_MINUTE })
+    : t("notAllowed", { digits: SHOWN_DIGITS });
+}
+
 /** The JSON answer of a route handler to a refused search: 400, or 429 past the limit. */
-export function searchRefusalResponse(refusal: SearchRefusal): Response {
+export async function searchRefusalResponse(refusal: SearchRefusal): Promise<Response> {
   const limited = refusal.code === "rate_limited";
+  const message = await searchRefusalMessage(refusal);
   return Response.json(
-    { ok: false, code: refusal.code, message: refusal.message, fieldErrors: { q: [refusal.message] } },
+    { ok: false, code: refusal.code, message, fieldErrors: { q: [message] } },
     { status: limited ? 429 : 400, headers: limited ? { "retry-after": "60" } : undefined },
   );
 }

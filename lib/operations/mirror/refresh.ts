@@ -3,26 +3,15 @@ import type { ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import type { PlatformClient } from "@/lib/platform/client";
-import { isPlatformError } from "@/lib/platform/errors";
+import { isPlatformError, type PlatformErrorKind } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { getLog } from "@/lib/log";
 
+/** A failure is worded for the reader by the action (operations.detail.refreshFailed.<kind>). */
 export type RefreshResult =
   | { ok: true; outcome: ApplyOutcome; status: OperationStatus; traceID: string | null }
-  | {
-      ok: false;
-      code: "not_found" | "platform_error";
-      message: string;
-      traceID: string | null;
-    };
-
-const kindMessages: Record<string, string> = {
-  timeout: "The platform did not answer in time. Try again in a moment.",
-  transport: "The platform could not be reached. Try again in a moment.",
-  auth: "The platform refused our credentials. Tell an admin.",
-  protocol: "The platform sent an answer we could not read.",
-  business: "The platform refused the read.",
-};
+  | { ok: false; code: "not_found"; traceID: string | null }
+  | { ok: false; code: "platform_error"; kind: PlatformErrorKind; traceID: string | null };
 
 /**
  * Reads the operation from the platform (GET by id, recorded with the staff user) and applies it to the
@@ -37,7 +26,7 @@ export async function refreshOperation(
     const readAt = new Date();
     const { operation, traceID } = await platform.getOperation(id, { actorUserId });
     if (!operation) {
-      return { ok: false, code: "not_found", message: "The platform does not know this operation.", traceID };
+      return { ok: false, code: "not_found", traceID };
     }
     const applied = await applySnapshot(operation, "manualRefresh", {
       sourceRef: traceID,
@@ -47,11 +36,6 @@ export async function refreshOperation(
   } catch (error) {
     if (!isPlatformError(error)) throw error;
     getLog().warn({ operationId: id, traceID: error.traceID, err: error }, "manual refresh failed");
-    return {
-      ok: false,
-      code: "platform_error",
-      message: kindMessages[error.kind] ?? "The platform read failed.",
-      traceID: error.traceID,
-    };
+    return { ok: false, code: "platform_error", kind: error.kind, traceID: error.traceID };
   }
 }

@@ -127,13 +127,13 @@ describe("getAttention", () => {
       { payouts: true, operations: true, webhooks: true, reconciliation: true },
       now,
     );
-    expect(all.find((i) => i.key === "approvals")).toMatchObject({ value: "2", alert: true });
+    expect(all.find((i) => i.key === "approvals")).toMatchObject({ value: { count: 2 }, alert: true });
     // The stuck count links to the list filtered to exactly those operations.
     const stuckLink = new URL(all.find((i) => i.key === "stuck")!.href, "http://paydesk.local");
     const linked = parseOperationFilter(stuckLink.searchParams);
     expect(linked.ok && filterParams(linked.filter).toString()).toBe("stuck=1");
     expect(all.find((i) => i.key === "reconciliation")).toMatchObject({
-      value: "45 min 00 s ago",
+      value: { agoMs: 45 * 60_000 },
       alert: false,
     });
   });

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 import { Money, Rate } from "@/components/money/money";
 import { ApiCalls } from "@/components/operations/api-calls";
+import { paymentMethodLabel, typeTitle } from "@/components/operations/labels";
 import { RefreshButton } from "@/components/operations/refresh-button";
 import { StatusBadge } from "@/components/operations/status-badge";
 import { Timeline } from "@/components/operations/timeline";
@@ -11,11 +13,14 @@ import { RevealNumber } from "@/components/recipients/reveal-number";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { getOperationDetail } from "@/lib/operations/detail/operation-detail";
-import { canonicalTimeZone, formatInZone } from "@/lib/time/zone";
+import { canonicalTimeZone, formatDateTime } from "@/lib/time/zone";
 import { isUuid } from "@/lib/uuid";
 import { DetailRow } from "@/components/ui/detail-row";
 
-export const metadata: Metadata = { title: "Operation" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("operations.detail");
+  return { title: t("title") };
+}
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -23,6 +28,16 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       <h2 className="text-lg font-semibold">{title}</h2>
       {children}
     </section>
+  );
+}
+
+/** The method's name, with the platform's code beside it when the name is not the code. */
+function MethodName({ label, code }: { label: string; code: string }) {
+  if (label === code) return <span className="font-mono">{code}</span>;
+  return (
+    <>
+      {label} <span className="font-mono text-xs text-zinc-500">{code}</span>
+    </>
   );
 }
 
@@ -39,59 +54,72 @@ export default async function OperationPage({
   if (!isUuid(id)) notFound();
   const op = await getOperationDetail(id.toLowerCase());
   if (!op) notFound();
-  const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || "UTC";
-  const when = (iso: string | null) => (iso ? `${formatInZone(new Date(iso), tz)} (${tz})` : "—");
+  const [t, names, sources, locale, zone] = await Promise.all([
+    getTranslations("operations.detail"),
+    getTranslations("statuses"),
+    getTranslations("operations.timeline.source"),
+    getLocale(),
+    getTimeZone(),
+  ]);
+  const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || zone;
+  const when = (iso: string | null) => (iso ? `${formatDateTime(new Date(iso), tz, locale)} (${tz})` : "—");
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div className="space-y-1">
           <Link href="/operations" className="text-sm text-indigo-700 underline dark:text-indigo-300">
-            ← Operations
+            {t("back")}
           </Link>
           <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold">
-            {op.typeOperation === "payIn" ? "Pay-in" : "Pay-out"} <StatusBadge status={op.status} />
+            {typeTitle(names, op.typeOperation)} <StatusBadge status={op.status} />
           </h1>
           <p className="break-all font-mono text-xs text-zinc-500">{op.id}</p>
         </div>
         {can(user.role, "operations.refresh") && <RefreshButton operationId={op.id} />}
       </div>
 
-      <Section title="Amounts">
+      <Section title={t("amounts")}>
         <dl>
-          <DetailRow label="Amount (payment currency)">
+          <DetailRow label={t("amount")}>
             <Money amount={op.amount} currency={op.currency} />
           </DetailRow>
-          <DetailRow label="Commission (payment currency)">
+          <DetailRow label={t("commission")}>
             <Money amount={op.amountComission} currency={op.currency} />
           </DetailRow>
-          <DetailRow label="Amount (balance currency)">
+          <DetailRow label={t("amountBalance")}>
             <Money amount={op.amountInCurrencyBalance} currency={op.balanceCurrency} />
           </DetailRow>
-          <DetailRow label="Commission (balance currency)">
+          <DetailRow label={t("commissionBalance")}>
             <Money amount={op.amountComissionInCurrencyBalance} currency={op.balanceCurrency} />
           </DetailRow>
-          <DetailRow label="Exchange rate of this operation">
+          <DetailRow label={t("rate")}>
             <Rate rate={op.exchangeRate} from={op.balanceCurrency} to={op.currency} />
           </DetailRow>
-          <DetailRow label="Initial amount">
+          <DetailRow label={t("amountInitial")}>
             <Money amount={op.amountInitial} currency={op.currency} />
           </DetailRow>
-          <DetailRow label="Randomized amount">
+          <DetailRow label={t("amountRandomized")}>
             <Money amount={op.amountRandomized} currency={op.currency} />
           </DetailRow>
         </dl>
       </Section>
 
-      <Section title="Details">
+      <Section title={t("details")}>
         <dl>
-          <DetailRow label="Merchant id (idTransactionMerchant)">{op.idTransactionMerchant}</DetailRow>
-          <DetailRow label="Created">{when(op.dateAdded)}</DetailRow>
-          <DetailRow label="Last status change">{when(op.dateUpdated)}</DetailRow>
-          <DetailRow label="Payment method">{op.paymentMethod ?? "—"}</DetailRow>
-          <DetailRow label="Bank">{op.bankName ?? "—"}</DetailRow>
-          <DetailRow label="Name">{op.nameMediator ?? "—"}</DetailRow>
-          <DetailRow label={op.typeOperation === "payIn" ? "Details number" : "Recipient number"}>
+          <DetailRow label={t("merchantId")}>{op.idTransactionMerchant}</DetailRow>
+          <DetailRow label={t("created")}>{when(op.dateAdded)}</DetailRow>
+          <DetailRow label={t("lastStatusChange")}>{when(op.dateUpdated)}</DetailRow>
+          <DetailRow label={t("paymentMethod")}>
+            {op.paymentMethod ? (
+              <MethodName label={paymentMethodLabel(names, op.paymentMethod)} code={op.paymentMethod} />
+            ) : (
+              "—"
+            )}
+          </DetailRow>
+          <DetailRow label={t("bank")}>{op.bankName ?? "—"}</DetailRow>
+          <DetailRow label={t("name")}>{op.nameMediator ?? "—"}</DetailRow>
+          <DetailRow label={op.typeOperation === "payIn" ? t("detailsNumber") : t("recipientNumber")}>
             {op.numberMasked ? (
               <RevealNumber
                 target={{ type: "operation", id: op.id }}
@@ -102,30 +130,34 @@ export default async function OperationPage({
               "—"
             )}
           </DetailRow>
-          {op.linkPaymentForm && <DetailRow label="Payment form">{op.linkPaymentForm}</DetailRow>}
+          {op.linkPaymentForm && <DetailRow label={t("paymentForm")}>{op.linkPaymentForm}</DetailRow>}
           {op.payoutRequest && (
-            <DetailRow label="Pay-out request">{`${op.payoutRequest.id} (${op.payoutRequest.status})`}</DetailRow>
+            <DetailRow
+              label={t("payoutRequest")}
+            >{`${op.payoutRequest.id} (${op.payoutRequest.status})`}</DetailRow>
           )}
-          <DetailRow label="Mirrored">{`${when(op.mirroredAt)}, last from ${op.lastSource}`}</DetailRow>
-          {op.stuckFlaggedAt && <DetailRow label="Flagged as stuck">{when(op.stuckFlaggedAt)}</DetailRow>}
+          <DetailRow label={t("mirrored")}>
+            {t("mirroredValue", { when: when(op.mirroredAt), source: sources(op.lastSource) })}
+          </DetailRow>
+          {op.stuckFlaggedAt && <DetailRow label={t("flaggedStuck")}>{when(op.stuckFlaggedAt)}</DetailRow>}
         </dl>
       </Section>
 
-      <Section title="Status timeline">
+      <Section title={t("timeline")}>
         <Timeline entries={op.timeline} tz={tz} />
       </Section>
 
-      <Section title="Webhook deliveries">
+      <Section title={t("webhooks")}>
         <WebhookDeliveries webhooks={op.webhooks} tz={tz} />
       </Section>
 
-      <Section title="API calls">
+      <Section title={t("apiCalls")}>
         <ApiCalls calls={op.apiCalls} tz={tz} />
       </Section>
 
-      <Section title="Raw JSON (last snapshot)">
+      <Section title={t("raw")}>
         <details>
-          <summary className="cursor-pointer text-sm">Show</summary>
+          <summary className="cursor-pointer text-sm">{t("showRaw")}</summary>
           <pre
             className="mt-2 max-h-96 overflow-auto rounded bg-zinc-100 p-3 text-xs dark:bg-zinc-950"
             data-testid="raw-json"

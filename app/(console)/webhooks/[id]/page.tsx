@@ -1,15 +1,20 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { anyStatusLabel } from "@/components/operations/labels";
 import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
 import { RawBody } from "@/components/webhooks/raw-body";
 import { ReprocessButton } from "@/components/webhooks/reprocess-button";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
-import { formatInZone } from "@/lib/time/zone";
+import { formatDateTime } from "@/lib/time/zone";
 import { deliveryIdSchema, getDelivery } from "@/lib/webhooks/inbox";
 
-export const metadata: Metadata = { title: "Webhook delivery" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("webhooks.delivery");
+  return { title: t("title") };
+}
 
 export default async function WebhookDeliveryPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePagePermission("webhooks.read");
@@ -18,26 +23,34 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
   if (!parsed.success) notFound();
   const d = await getDelivery(parsed.data);
   if (!d) notFound();
+  const [t, outcomes, names, locale, zone] = await Promise.all([
+    getTranslations("webhooks.delivery"),
+    getTranslations("webhooks.outcome"),
+    getTranslations("statuses"),
+    getLocale(),
+    getTimeZone(),
+  ]);
+  const when = (iso: string) => `${formatDateTime(new Date(iso), zone, locale)} ${zone}`;
   return (
     <section className="space-y-4">
       <Link href="/webhooks" className="text-sm underline">
-        ← Webhook inbox
+        {t("back")}
       </Link>
-      <h1 className="text-2xl font-semibold">Webhook delivery #{d.id}</h1>
+      <h1 className="text-2xl font-semibold">{t("heading", { id: d.id })}</h1>
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-zinc-500">Outcome</dt>
+        <dt className="text-zinc-500">{t("outcome")}</dt>
         <dd data-testid="delivery-outcome">
           <OutcomeBadge outcome={d.outcome} /> {d.outcomeDetail}
         </dd>
-        <dt className="text-zinc-500">Received</dt>
-        <dd>{formatInZone(new Date(d.receivedAt), "UTC")} UTC</dd>
-        <dt className="text-zinc-500">Processed</dt>
-        <dd>{d.processedAt ? `${formatInZone(new Date(d.processedAt), "UTC")} UTC` : "not yet"}</dd>
-        <dt className="text-zinc-500">Attempts</dt>
+        <dt className="text-zinc-500">{t("received")}</dt>
+        <dd>{when(d.receivedAt)}</dd>
+        <dt className="text-zinc-500">{t("processed")}</dt>
+        <dd>{d.processedAt ? when(d.processedAt) : t("notYet")}</dd>
+        <dt className="text-zinc-500">{t("attempts")}</dt>
         <dd>{d.processingAttempts}</dd>
-        <dt className="text-zinc-500">Source IP</dt>
-        <dd className="font-mono">{d.sourceIp ?? "unknown"}</dd>
-        <dt className="text-zinc-500">Operation</dt>
+        <dt className="text-zinc-500">{t("sourceIp")}</dt>
+        <dd className="font-mono">{d.sourceIp ?? t("unknown")}</dd>
+        <dt className="text-zinc-500">{t("operation")}</dt>
         <dd className="font-mono">
           {d.operationId ? (
             <Link href={`/operations/${d.operationId}`} className="underline">
@@ -46,11 +59,11 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
           ) : (
             "—"
           )}{" "}
-          {d.operationStatus}
+          {d.operationStatus && anyStatusLabel(names, d.operationStatus)}
         </dd>
         <dt className="text-zinc-500">traceID</dt>
         <dd className="font-mono">{d.traceID ?? "—"}</dd>
-        <dt className="text-zinc-500">Read-back traceID</dt>
+        <dt className="text-zinc-500">{t("readBackTraceID")}</dt>
         <dd className="font-mono">
           {d.readBackTraceID ? (
             <Link href={`/trace?q=${encodeURIComponent(d.readBackTraceID)}`} className="underline">
@@ -60,14 +73,14 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
             "—"
           )}
         </dd>
-        <dt className="text-zinc-500">Body size</dt>
-        <dd>{d.bodyBytes} bytes</dd>
+        <dt className="text-zinc-500">{t("bodySize")}</dt>
+        <dd>{t("bytes", { count: d.bodyBytes })}</dd>
       </dl>
       {d.canReprocess && can(user.role, "webhooks.reprocess") && <ReprocessButton id={d.id} />}
       {!d.canReprocess && d.outcome !== "received" && (
-        <p className="text-sm text-zinc-500">A {d.outcome} delivery is not processed again.</p>
+        <p className="text-sm text-zinc-500">{t("notProcessedAgain", { outcome: outcomes(d.outcome) })}</p>
       )}
-      <h2 className="text-lg font-semibold">Headers (kept)</h2>
+      <h2 className="text-lg font-semibold">{t("headers")}</h2>
       <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
         {JSON.stringify(d.headers, null, 2)}
       </pre>

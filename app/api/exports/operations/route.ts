@@ -1,29 +1,50 @@
+import { getLocale, getTranslations } from "next-intl/server";
+import { z } from "zod";
 import { audit } from "@/lib/audit/log";
 import { withPermission } from "@/lib/auth/route";
 import { csvResponse } from "@/lib/csv/stream";
 import { getDb } from "@/lib/db";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
-import { databaseKnowsZone, exportOperationsCsv } from "@/lib/operations/export/operations-csv";
+import {
+  databaseKnowsZone,
+  exportHeader,
+  exportOperationsCsv,
+  localizedExportHeader,
+} from "@/lib/operations/export/operations-csv";
 import { parseOperationFilter } from "@/lib/operations/list/filter";
 import { authorizeSearch, filterForAudit, searchRefusalResponse } from "@/lib/operations/list/search-policy";
+
+/**
+ * The header row: the stable field names (the default: scripts and spreadsheets read them) or the
+ * column titles in the reader's language. Given once at most.
+ */
+const headerChoice = z
+  .array(z.enum(["machine", "language"]))
+  .max(1)
+  .transform((list) => list[0] ?? "machine");
 
 /** CSV of every operation matching the filter (same query parameters as the list), streamed. */
 export const GET = withPermission("operations.export", async (request, { actor }) => {
   const params = new URL(request.url).searchParams;
-  const parsed = parseOperationFilter(params);
-  if (!parsed.ok) {
-    return Response.json(
-      { ok: false, code: "invalid", message: parsed.message, fieldErrors: parsed.fieldErrors },
-      { status: 400 },
-    );
+  const header = headerChoice.safeParse(params.getAll("header"));
+  params.delete("header");
+  const parsed = parseOperationFilter(params, await getLocale());
+  const t = await getTranslations("operations.export");
+  if (!parsed.ok || !header.success) {
+    const fieldErrors = {
+      ...(parsed.ok ? {} : parsed.fieldErrors),
+      ...(header.success ? {} : { header: [t("headersInvalid")] }),
+    };
+    const message = parsed.ok ? t("headersInvalid") : parsed.message;
+    return Response.json({ ok: false, code: "invalid", message, fieldErrors }, { status: 400 });
   }
   if (parsed.filter.after || parsed.filter.before) {
     return Response.json(
       {
         ok: false,
         code: "invalid",
-        message: "An export always holds every matching row; remove the page parameters after/before.",
-        fieldErrors: { after: ["Not used by the export."] },
+        message: t("pagingNotUsed"),
+        fieldErrors: { after: [t("notUsed")] },
       },
       { status: 400 },
     );
@@ -34,8 +55,8 @@ export const GET = withPermission("operations.export", async (request, { actor }
       {
         ok: false,
         code: "invalid",
-        message: `The database cannot write dates in the time zone "${filter.tz}"; choose another zone.`,
-        fieldErrors: { tz: ["Not known to the database."] },
+        message: t("zoneUnknownToDatabase", { zone: filter.tz }),
+        fieldErrors: { tz: [t("zoneNotKnown")] },
       },
       { status: 400 },
     );
@@ -49,5 +70,6 @@ export const GET = withPermission("operations.export", async (request, { actor }
       after: { filter: filterForAudit(filter) },
     }),
   );
-  return csvResponse(exportOperationsCsv(filter, await getBalanceCurrency()), "operations");
+  const headerRow = header.data === "language" ? await localizedExportHeader() : exportHeader;
+  return csvResponse(exportOperationsCsv(filter, await getBalanceCurrency(), headerRow), "operations");
 });
