@@ -211,7 +211,7 @@ export function PayoutForm({
             <>
               <p>
                 {t("review.balance", { amount: money(b.amountInCurrencyBalance, b.currencyBalance) })}
-                {b.traceID && <span className="text-xs text-zinc-500"> (traceID {b.traceID})</span>}
+                {b.traceID && <span className="text-xs text-zinc-500"> ({`traceID ${b.traceID}`})</span>}
               </p>
               {b.amountInBalanceCurrency !== null ? (
                 <p>
