@@ -22,8 +22,8 @@ export default async function PayoutsPage({
     <PayoutList
       rows={rows}
       status={status}
-      canCreate={can(user.role, "payouts.create")}
       canReveal={can(user.role, "recipients.reveal")}
+      canCreate={can(user.role, "payouts.create")}
     />
   );
 }
