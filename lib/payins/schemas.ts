@@ -42,7 +42,10 @@ export const payInFormSchema = z
       .string({ error: "payins.form.amount.notText" })
       .max(40, "payins.form.amount.tooLong")
       .transform((v, ctx) => {
-        const checked = checkAmountInput(v, { integerDigits: MAX_AMOUNT_DIGITS, decimals: WIRE_MAX_DECIMALS });
+        const checked = checkAmountInput(v, {
+          integerDigits: MAX_AMOUNT_DIGITS,
+          decimals: WIRE_MAX_DECIMALS,
+        });
         if (checked.ok) return checked.value;
         ctx.addIssue({
           code: "custom",

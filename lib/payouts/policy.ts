@@ -20,8 +20,7 @@ import { CANCELLABLE, type PayoutRequestStatus } from "./state";
 export type PolicyActor = { id: string; role: Role };
 
 export type Verdict<Reason extends string> =
-  | { ok: true }
-  | { ok: false; reason: Reason; status?: PayoutRequestStatus };
+  { ok: true } | { ok: false; reason: Reason; status?: PayoutRequestStatus };
 
 const refuse = <Reason extends string>(reason: Reason, status?: PayoutRequestStatus): Verdict<Reason> =>
   status === undefined ? { ok: false, reason } : { ok: false, reason, status };

@@ -49,7 +49,10 @@ export const LIMITS = {
 
 /** Either decimal separator ("1500,50", "1 500.50"); the value is the plain decimal string ("1500.5"). */
 const amount = textField("amount", LIMITS.amount).transform((v, ctx) => {
-  const checked = checkAmountInput(v, { integerDigits: LIMITS.amountIntegerDigits, decimals: WIRE_MAX_DECIMALS });
+  const checked = checkAmountInput(v, {
+    integerDigits: LIMITS.amountIntegerDigits,
+    decimals: WIRE_MAX_DECIMALS,
+  });
   if (checked.ok) return checked.value;
   ctx.addIssue({
     code: "custom",

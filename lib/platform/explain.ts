@@ -74,7 +74,10 @@ function shortage(message: string | null, { t, locale }: PlatformErrorWords): st
   if (!s) return t("explain.notEnoughMoneyOnBalance");
   const money = (v: Decimal | null) =>
     v ? formatMoney(v.toFixed(), s.currency ?? "", { locale }) : t("explain.amountUnknown");
-  return t("explain.notEnoughMoneyOnBalanceAmounts", { required: money(s.required), available: money(s.available) });
+  return t("explain.notEnoughMoneyOnBalanceAmounts", {
+    required: money(s.required),
+    available: money(s.available),
+  });
 }
 
 function reasonOf(refusal: PlatformRefusal): RefusalCode {

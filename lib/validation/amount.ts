@@ -9,13 +9,7 @@ import { Decimal } from "@/lib/money/decimal";
 import { parseAmountInput } from "@/lib/money/parse-input";
 
 export type AmountProblem =
-  | "required"
-  | "exponent"
-  | "ambiguous"
-  | "notANumber"
-  | "notPositive"
-  | "tooManyDecimals"
-  | "tooLarge";
+  "required" | "exponent" | "ambiguous" | "notANumber" | "notPositive" | "tooManyDecimals" | "tooLarge";
 
 export type AmountCheck = { ok: true; value: string } | { ok: false; problem: AmountProblem };
 

@@ -17,7 +17,8 @@ export function messageArguments(params: unknown): MessageArguments {
   if (typeof params !== "object" || params === null) return {};
   return Object.fromEntries(
     Object.entries(params).filter(
-      (entry): entry is [string, string | number] => typeof entry[1] === "string" || typeof entry[1] === "number",
+      (entry): entry is [string, string | number] =>
+        typeof entry[1] === "string" || typeof entry[1] === "number",
     ),
   );
 }

@@ -105,7 +105,8 @@ export function webhookUrlProblem(raw: string, options: { allowPrivate: boolean 
   } catch {
     return { message: "validation.webhookUrl.invalid" };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { message: "validation.webhookUrl.scheme" };
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { message: "validation.webhookUrl.scheme" };
   if (url.username !== "" || url.password !== "") return { message: "validation.webhookUrl.credentials" };
   if (!options.allowPrivate && isNonPublicHost(url.hostname))
     return { message: "validation.webhookUrl.private", params: { host: url.hostname } };

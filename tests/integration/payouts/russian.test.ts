@@ -21,7 +21,8 @@ const session = vi.hoisted(() => ({ current: null as null | { userId: string; se
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 const acceptLanguage = vi.hoisted(() => ({ current: null as string | null }));
 vi.mock("next/headers", () => ({
-  headers: async () => new Headers(acceptLanguage.current ? { "accept-language": acceptLanguage.current } : {}),
+  headers: async () =>
+    new Headers(acceptLanguage.current ? { "accept-language": acceptLanguage.current } : {}),
 }));
 const queued = vi.hoisted(() => [] as unknown[]);
 vi.mock("@/lib/queue/enqueue", () => ({

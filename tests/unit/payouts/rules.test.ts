@@ -1,7 +1,11 @@
 // The pure pay-out rules as tables: approvals needed, balance sufficiency, the duplicate message, the
 // request sent to the platform, platform refusals in words, the state machine, card and phone checks.
 import { describe, expect, test } from "vitest";
-import { explainPlatformRefusal as explainIn, fieldFromMessage, type PlatformRefusal } from "@/lib/payouts/errors";
+import {
+  explainPlatformRefusal as explainIn,
+  fieldFromMessage,
+  type PlatformRefusal,
+} from "@/lib/payouts/errors";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { normaliseRuPhone } from "@/lib/payouts/phone";
 import {
@@ -309,8 +313,16 @@ describe("platform refusals in words", () => {
 
   test("the nested dialect's coarse validationError reads as a malformed request", () => {
     expect(
-      explainPlatformRefusal({ ...base, codeError: null, codeErrorClass: "validationError", kind: "business" }),
-    ).toMatchObject({ code: "invalidRequestParameters", message: "The platform refused the request as malformed." });
+      explainPlatformRefusal({
+        ...base,
+        codeError: null,
+        codeErrorClass: "validationError",
+        kind: "business",
+      }),
+    ).toMatchObject({
+      code: "invalidRequestParameters",
+      message: "The platform refused the request as malformed.",
+    });
     expect(explainPlatformRefusal({ ...base, codeError: "validationError" }).code).toBe(
       "invalidRequestParameters",
     );
