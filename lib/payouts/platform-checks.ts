@@ -7,8 +7,7 @@ import "server-only";
 import { getBalanceCached } from "@/lib/balance/cached";
 import { getBankDirectory } from "@/lib/banks/directory";
 import { formatDate } from "@/lib/time/zone";
-import { translatorFor } from "@/lib/i18n/server";
-import { wordProblem } from "@/lib/i18n/words";
+import { wordProblem, wordsFor } from "@/lib/i18n/words";
 import { getLog } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
@@ -65,7 +64,7 @@ export async function checkWithPlatform(
 ): Promise<PlatformCheckRefusal | null> {
   const fieldErrors: FieldErrors = {};
   const { t, locale } = await payoutWords();
-  const checkFields = (await translatorFor("common", locale))("checkFields");
+  const checkFields = (await wordsFor("common", locale))("checkFields");
   const webhookProblem = form.webhookUrl ? await checkWebhookUrl(form.webhookUrl) : null;
   if (webhookProblem) {
     fieldErrors.webhookUrl = [await wordProblem(webhookProblem, locale)];
