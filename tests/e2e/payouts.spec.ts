@@ -1,13 +1,18 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { Role } from "../../lib/auth/permissions";
 import type { Locale } from "../../lib/i18n/locales";
 import { formatMoney } from "../../lib/money/format";
 import { luhnValid } from "../../lib/payouts/luhn";
-import enPayouts from "../../messages/en/payouts.json";
-import ruPayouts from "../../messages/ru/payouts.json";
+import type enPayouts from "../../messages/en/payouts.json";
 
 /** The pay-out screens' words in each language, from the catalogs the app renders. */
-const WORDS = { en: enPayouts, ru: ruPayouts } satisfies Record<Locale, typeof enPayouts>;
+const catalog = (locale: Locale) =>
+  JSON.parse(
+    readFileSync(path.join(process.cwd(), "messages", locale, "payouts.json"), "utf8"),
+  ) as typeof enPayouts;
+const WORDS: Record<Locale, typeof enPayouts> = { en: catalog("en"), ru: catalog("ru") };
 /** The browser's language: a user with no saved preference is served in it. */
 const BROWSER_LOCALE: Record<Locale, string> = { en: "en-US", ru: "ru-RU" };
 
@@ -115,7 +120,10 @@ const typed = (amount: string, locale: Locale) => (locale === "ru" ? amount.repl
 async function payoutFlow(browser: Browser, locale: Locale) {
   const w = WORDS[locale];
   const money = (amount: string, currency: string) => formatMoney(amount, currency, { locale });
-  await sandbox("POST", "/__sandbox/merchants/demo/balance", { amount: "1000", note: `e2e pay-out ${locale}` });
+  await sandbox("POST", "/__sandbox/merchants/demo/balance", {
+    amount: "1000",
+    note: `e2e pay-out ${locale}`,
+  });
   await ensureExchangeRate();
   const amount = uniqueAmount();
   const card = freshCard();
