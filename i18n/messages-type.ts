@@ -3,19 +3,29 @@
 import type common from "@/messages/en/common.json";
 import type home from "@/messages/en/home.json";
 import type operations from "@/messages/en/operations.json";
+import type payins from "@/messages/en/payins.json";
+import type payouts from "@/messages/en/payouts.json";
+import type platformErrors from "@/messages/en/platformErrors.json";
+import type recipients from "@/messages/en/recipients.json";
 import type shell from "@/messages/en/shell.json";
 import type statuses from "@/messages/en/statuses.json";
 import type trace from "@/messages/en/trace.json";
 import type ui from "@/messages/en/ui.json";
+import type validation from "@/messages/en/validation.json";
 import type webhooks from "@/messages/en/webhooks.json";
 
 export type CatalogMessages = {
   common: typeof common;
-  shell: typeof shell;
   home: typeof home;
   operations: typeof operations;
+  payins: typeof payins;
+  payouts: typeof payouts;
+  platformErrors: typeof platformErrors;
+  recipients: typeof recipients;
+  shell: typeof shell;
   statuses: typeof statuses;
   trace: typeof trace;
   ui: typeof ui;
+  validation: typeof validation;
   webhooks: typeof webhooks;
 };

@@ -1,6 +1,8 @@
 "use client";
 import Link from "next/link";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { Money } from "@/components/money/money";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -14,29 +16,35 @@ type Mode = "payin" | "prepare" | "full";
 
 type PayInResult = Extract<Awaited<ReturnType<typeof createPayInAction>>, { ok: true }>;
 type LinkResult = Extract<Awaited<ReturnType<typeof createPaymentLinkAction>>, { ok: true }>;
-type Failure = { text: string; traceID: string | null };
+type Failure = { text: string; platformMessage: string | null; traceID: string | null };
 
-const modes: { value: Mode; label: string }[] = [
-  { value: "payin", label: "Pay-in (host-to-host details)" },
-  { value: "prepare", label: "Payment link: client chooses the method" },
-  { value: "full", label: "Payment link: fixed method" },
-];
+const MODES: Mode[] = ["payin", "prepare", "full"];
+
+/** A method by its name in the reader's language, with the platform's value ("СБП · sbp"). */
+function useMethodLabel() {
+  const t = useTranslations("payins");
+  return (m: string) => {
+    const key = `methods.${m}` as "methods.toCard";
+    return t.has(key) ? `${t(key)} · ${m}` : m;
+  };
+}
 
 function ClientFields({ errors }: { errors: Errors }) {
+  const t = useTranslations("payins.fields");
   return (
     <>
       <Field
-        label="Amount"
+        label={t("amount")}
         name="amount"
         inputMode="decimal"
-        placeholder="1500.50"
+        placeholder={t("amountPlaceholder")}
         required
         errors={errors.amount}
       />
-      <Field label="Client id (in your system)" name="clientID" required errors={errors.clientID} />
-      <Field label="Client IP address" name="clientIP" required errors={errors.clientIP} />
+      <Field label={t("clientId")} name="clientID" required errors={errors.clientID} />
+      <Field label={t("clientIp")} name="clientIP" required errors={errors.clientIP} />
       <Field
-        label="Client registered on"
+        label={t("clientRegisteredOn")}
         name="clientDateCreated"
         type="date"
         required
@@ -46,8 +54,23 @@ function ClientFields({ errors }: { errors: Errors }) {
   );
 }
 
+function FollowOperation({ operationId, traceID }: { operationId: string; traceID: string | null }) {
+  const t = useTranslations("payins");
+  return (
+    <p className="text-sm">
+      {t("followOperation")}{" "}
+      <Link href={`/operations/${operationId}`} className="font-mono underline">
+        {operationId}
+      </Link>
+      {traceID && <span className="ml-2 font-mono text-xs">traceID {traceID}</span>}
+    </p>
+  );
+}
+
 /** The details of a new pay-in: shown here once, never stored in the browser, never offered for reuse. */
 function DetailsOnce({ result }: { result: PayInResult }) {
+  const t = useTranslations("payins.details");
+  const methodLabel = useMethodLabel();
   return (
     <section
       data-testid="payin-details"
@@ -55,59 +78,50 @@ function DetailsOnce({ result }: { result: PayInResult }) {
       aria-labelledby="details-title"
     >
       <h2 id="details-title" className="text-lg font-semibold">
-        Transfer details
+        {t("heading")}
       </h2>
       <p className="text-sm font-medium text-amber-900 dark:text-amber-200" data-testid="single-use">
-        Single-use: valid for this operation only. Give them to this client for this payment; never reuse them
-        for another payment. They are not shown again.
+        {t("singleUse")}
       </p>
       {result.details ? (
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-          <dt className="text-zinc-500">Amount</dt>
+          <dt className="text-zinc-500">{t("amount")}</dt>
           <dd>
-            {result.amount} {result.currency}
+            <Money amount={result.amount} currency={result.currency} />
           </dd>
-          <dt className="text-zinc-500">Method</dt>
-          <dd>{result.details.paymentMethod ?? "—"}</dd>
-          <dt className="text-zinc-500">Bank</dt>
+          <dt className="text-zinc-500">{t("method")}</dt>
+          <dd>{result.details.paymentMethod ? methodLabel(result.details.paymentMethod) : "—"}</dd>
+          <dt className="text-zinc-500">{t("bank")}</dt>
           <dd>{result.details.bankName ?? "—"}</dd>
-          <dt className="text-zinc-500">Recipient</dt>
+          <dt className="text-zinc-500">{t("recipient")}</dt>
           <dd>{result.details.nameMediator ?? "—"}</dd>
-          <dt className="text-zinc-500">Number</dt>
+          <dt className="text-zinc-500">{t("number")}</dt>
           <dd className="font-mono" data-testid="details-number">
             {result.details.number ?? "—"}
           </dd>
           {result.details.numberAdditional && (
             <>
-              <dt className="text-zinc-500">Additional</dt>
+              <dt className="text-zinc-500">{t("additional")}</dt>
               <dd className="font-mono">{result.details.numberAdditional}</dd>
             </>
           )}
         </dl>
       ) : (
-        <p className="text-sm">
-          This form was already sent: the operation exists and its details were shown then. They are not shown
-          again.
-        </p>
+        <p className="text-sm">{t("alreadySent")}</p>
       )}
-      <p className="text-sm">
-        Follow the operation:{" "}
-        <Link href={`/operations/${result.operationId}`} className="font-mono underline">
-          {result.operationId}
-        </Link>
-        {result.traceID && <span className="ml-2 font-mono text-xs">traceID {result.traceID}</span>}
-      </p>
+      <FollowOperation operationId={result.operationId} traceID={result.traceID} />
     </section>
   );
 }
 
 function LinkShown({ result }: { result: LinkResult }) {
+  const t = useTranslations("payins.link");
   return (
     <section
       data-testid="payment-link"
       className="space-y-2 rounded-lg border border-zinc-300 p-4 dark:border-zinc-700"
     >
-      <h2 className="text-lg font-semibold">Payment link</h2>
+      <h2 className="text-lg font-semibold">{t("heading")}</h2>
       {result.link ? (
         <>
           <div className="flex flex-wrap items-center gap-2">
@@ -120,38 +134,25 @@ function LinkShown({ result }: { result: LinkResult }) {
             >
               {result.link}
             </a>
-            <CopyButton text={result.link} label="Copy link" />
+            <CopyButton text={result.link} label={t("copy")} />
           </div>
           {result.qr && (
             // eslint-disable-next-line @next/next/no-img-element -- a server-made data: URL, nothing to optimise
-            <img
-              src={result.qr}
-              alt="QR code of the payment link"
-              width={192}
-              height={192}
-              data-testid="link-qr"
-            />
+            <img src={result.qr} alt={t("qrAlt")} width={192} height={192} data-testid="link-qr" />
           )}
         </>
       ) : (
-        <p className="text-sm">
-          The platform did not return a usable link. Look the operation up in Operations.
-        </p>
+        <p className="text-sm">{t("noLink")}</p>
       )}
-      {result.operationId && (
-        <p className="text-sm">
-          Follow the operation:{" "}
-          <Link href={`/operations/${result.operationId}`} className="font-mono underline">
-            {result.operationId}
-          </Link>
-          {result.traceID && <span className="ml-2 font-mono text-xs">traceID {result.traceID}</span>}
-        </p>
-      )}
+      {result.operationId && <FollowOperation operationId={result.operationId} traceID={result.traceID} />}
     </section>
   );
 }
 
 export function PayInForms() {
+  const t = useTranslations("payins");
+  const tp = useTranslations("platformErrors");
+  const methodLabel = useMethodLabel();
   const [mode, setMode] = useState<Mode>("payin");
   // The form's key: one platform operation per form, however often it is sent. A new key after an answer.
   const [requestKey, setRequestKey] = useState(() => crypto.randomUUID());
@@ -194,7 +195,11 @@ export function PayInForms() {
         return;
       }
       setErrors("fieldErrors" in r ? r.fieldErrors : {});
-      setFailure({ text: r.message, traceID: "traceID" in r ? r.traceID : null });
+      setFailure({
+        text: r.message,
+        platformMessage: "platformMessage" in r ? r.platformMessage : null,
+        traceID: "traceID" in r ? r.traceID : null,
+      });
       // A pending answer keeps the key: sending again resolves the same operation instead of a new one.
       if (r.code === "rejected" || r.code === "conflict") setRequestKey(crypto.randomUUID());
     });
@@ -203,21 +208,21 @@ export function PayInForms() {
   return (
     <div className="space-y-4">
       <fieldset className="flex flex-wrap gap-3 text-sm">
-        <legend className="sr-only">What to create</legend>
-        {modes.map((m) => (
-          <label key={m.value} className="flex items-center gap-1">
+        <legend className="sr-only">{t("modes.legend")}</legend>
+        {MODES.map((m) => (
+          <label key={m} className="flex items-center gap-1">
             <input
               type="radio"
               name="mode"
-              value={m.value}
-              checked={mode === m.value}
+              value={m}
+              checked={mode === m}
               onChange={() => {
-                setMode(m.value);
+                setMode(m);
                 setErrors({});
                 setFailure(null);
               }}
             />
-            {m.label}
+            {t(`modes.${m}`)}
           </label>
         ))}
       </fieldset>
@@ -233,14 +238,14 @@ export function PayInForms() {
       >
         {mode !== "prepare" && (
           <Select
-            label="Payment method"
+            label={t("fields.paymentMethod")}
             name="paymentMethod"
             defaultValue="toCard"
             errors={errors.paymentMethod}
           >
             {payInMethods.map((m) => (
               <option key={m} value={m}>
-                {m}
+                {methodLabel(m)}
               </option>
             ))}
           </Select>
@@ -249,26 +254,30 @@ export function PayInForms() {
         {mode !== "payin" && (
           <>
             <Field
-              label="Return URL after success (optional)"
+              label={t("fields.redirectSuccess")}
               name="redirectSuccessURL"
               errors={errors.redirectSuccessURL}
             />
-            <Field
-              label="Return URL after failure (optional)"
-              name="redirectFailURL"
-              errors={errors.redirectFailURL}
-            />
+            <Field label={t("fields.redirectFail")} name="redirectFailURL" errors={errors.redirectFailURL} />
           </>
         )}
         <div className="sm:col-span-2">
           <Button type="submit" disabled={pending}>
-            {pending ? "Creating…" : mode === "payin" ? "Create pay-in" : "Create payment link"}
+            {pending ? t("creating") : mode === "payin" ? t("createPayin") : t("createLink")}
           </Button>
         </div>
       </form>
       {failure && (
         <Alert tone="error" testId="payin-error">
           {failure.text}
+          {failure.platformMessage && (
+            <span className="block" data-testid="platform-message">
+              {tp.rich("platformSaid", {
+                message: failure.platformMessage,
+                bdi: (chunks) => <bdi className="whitespace-pre-wrap">{chunks}</bdi>,
+              })}
+            </span>
+          )}
           {failure.traceID && <span className="block font-mono text-xs">traceID {failure.traceID}</span>}
         </Alert>
       )}

@@ -1,5 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { approvePayoutAction, rejectPayoutAction } from "@/lib/actions/payouts";
@@ -10,6 +11,7 @@ type Outcome = { ok: boolean; text: string };
 /** Approve or reject with a comment (the server checks the approver is not the maker). */
 export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDecide: boolean }) {
   const router = useRouter();
+  const t = useTranslations("payouts.decision");
   const [comment, setComment] = useState("");
   const [commentError, setCommentError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -32,12 +34,12 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
         ok: true,
         text:
           decision === "reject"
-            ? "Rejected."
+            ? t("rejected")
             : r.queued === undefined
-              ? `Approved (${r.approvals} of ${r.requiredApprovals}).`
+              ? t("approvedCount", { approvals: r.approvals, required: r.requiredApprovals })
               : r.queued
-                ? "Approved; it is being sent to the platform."
-                : "Approved; it will be sent to the platform within a few minutes.",
+                ? t("approvedSending")
+                : t("approvedLater"),
       });
       router.refresh();
     });
@@ -50,7 +52,7 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
         <>
           <div className="space-y-1">
             <label htmlFor="decision-comment" className="block text-sm font-medium">
-              Comment
+              {t("comment")}
             </label>
             <textarea
               id="decision-comment"
@@ -69,10 +71,10 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
           </div>
           <div className="flex flex-wrap gap-2">
             <Button type="button" onClick={() => decide("approve")} disabled={pending}>
-              Approve
+              {t("approve")}
             </Button>
             <Button type="button" variant="secondary" onClick={() => decide("reject")} disabled={pending}>
-              Reject
+              {t("reject")}
             </Button>
           </div>
         </>

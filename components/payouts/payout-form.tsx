@@ -1,12 +1,16 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import type { Locale } from "@/lib/i18n/locales";
 import { formatMoney, formatRate } from "@/lib/money/format";
+import { formatIsoDay } from "@/lib/time/zone";
 import { createPayoutRequestAction, reviewPayoutAction, type PayoutReview } from "@/lib/actions/payouts";
 import { LIMITS, payoutFormSchema } from "@/lib/payouts/schemas";
+import { wordedFieldErrors } from "@/lib/i18n/issues";
 
 type Values = {
   paymentMethod: string;
@@ -33,11 +37,11 @@ const empty: Values = {
   webhookUrl: "",
 };
 
-const numberHints: Record<string, string> = {
-  toCard: "Card number, 16-19 digits",
-  sbp: "Phone, +7XXXXXXXXXX (8XXXXXXXXXX is accepted)",
-  toAccount: "Account number, 20 digits",
-};
+const NUMBER_HINTS = {
+  toCard: "form.numberHint.toCard",
+  sbp: "form.numberHint.sbp",
+  toAccount: "form.numberHint.toAccount",
+} as const;
 
 function Alert({ children, tone = "error" }: { children: React.ReactNode; tone?: "error" | "warning" }) {
   const colors =
@@ -78,6 +82,13 @@ export function PayoutForm({
   canOverrideDuplicate: boolean;
 }) {
   const router = useRouter();
+  const t = useTranslations("payouts");
+  const words = useTranslations();
+  const locale = useLocale() as Locale;
+  const methodLabel = (m: string) => {
+    const key = `methods.${m}` as "methods.toCard";
+    return t.has(key) ? `${t(key)} · ${m}` : m;
+  };
   const [values, setValues] = useState<Values>(empty);
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -88,28 +99,36 @@ export function PayoutForm({
   const set = (name: keyof Values) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setValues((v) => ({ ...v, [name]: e.target.value }));
 
-  const failed = (r: { message?: string; fieldErrors?: Errors; traceID?: string | null }) => {
+  const failed = (r: {
+    message?: string;
+    fieldErrors?: Errors;
+    platformMessage?: string | null;
+    traceID?: string | null;
+  }) => {
     setErrors(r.fieldErrors ?? {});
-    setMessage(`${r.message ?? "Something went wrong."}${r.traceID ? ` traceID ${r.traceID}` : ""}`);
+    const platformSaid = r.platformMessage
+      ? ` ${words.markup("platformErrors.platformSaid", { message: r.platformMessage, bdi: (text) => text })}`
+      : "";
+    setMessage(
+      `${r.message ?? t("form.somethingWrong")}${platformSaid}${r.traceID ? ` traceID ${r.traceID}` : ""}`,
+    );
   };
 
   const onReview = (e: React.FormEvent) => {
     e.preventDefault();
     setMessage(null);
     const local = payoutFormSchema.safeParse(values);
-    const localErrors: Errors = {};
-    if (!local.success) {
-      for (const issue of local.error.issues) {
-        const key = String(issue.path[0] ?? "form");
-        (localErrors[key] ??= []).push(issue.message);
-      }
-    }
+    const localErrors: Errors = local.success
+      ? {}
+      : wordedFieldErrors(local.error, (key, args) =>
+          words.has(key as never) ? words(key as never, args as never) : null,
+        );
     if (values.bankName.trim() && !banks.includes(values.bankName.trim()) && !localErrors.bankName) {
-      localErrors.bankName = ["Choose the bank from the list (canonical names of the platform's directory)."];
+      localErrors.bankName = [t("form.bankNotInList")];
     }
     if (Object.keys(localErrors).length > 0) {
       setErrors(localErrors);
-      setMessage("Check the highlighted fields.");
+      setMessage(words("common.checkFields"));
       return;
     }
     startTransition(async () => {
@@ -146,32 +165,35 @@ export function PayoutForm({
     const insufficient = b?.sufficient === false;
     const blocked =
       review.duplicate !== null && (!review.duplicate.canOverride || overrideReason.trim() === "");
+    const money = (amount: string, code: string) => formatMoney(amount, code, { locale });
     return (
       <section aria-labelledby="review-heading" className="space-y-4" data-testid="payout-review">
         <h2 id="review-heading" className="text-lg font-semibold">
-          Review the pay-out
+          {t("review.heading")}
         </h2>
         <dl className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
-          <SummaryRow label="Merchant id (idTransactionMerchant)">
+          <SummaryRow label={t("fields.merchantIdFull")}>
             <span className="font-mono" data-testid="review-merchant-id">
               {f.idTransactionMerchant}
             </span>
           </SummaryRow>
-          <SummaryRow label="Amount">{formatMoney(f.amount, currency)}</SummaryRow>
-          <SummaryRow label="Payment method">{f.paymentMethod}</SummaryRow>
-          <SummaryRow label="Bank">{f.bankName}</SummaryRow>
-          <SummaryRow label="Recipient number">
+          <SummaryRow label={t("fields.amount")}>{money(f.amount, currency)}</SummaryRow>
+          <SummaryRow label={t("fields.paymentMethod")}>{methodLabel(f.paymentMethod)}</SummaryRow>
+          <SummaryRow label={t("fields.bank")}>{f.bankName}</SummaryRow>
+          <SummaryRow label={t("fields.recipientNumber")}>
             <span className="font-mono">{f.recipientNumber}</span>
           </SummaryRow>
-          <SummaryRow label="Recipient name">{f.recipientName || "(empty)"}</SummaryRow>
-          <SummaryRow label="Client id">{f.clientID}</SummaryRow>
-          <SummaryRow label="Client IP">{f.clientIP}</SummaryRow>
-          <SummaryRow label="Client registered">{f.clientDateCreated.slice(0, 10)}</SummaryRow>
-          <SummaryRow label="Webhook">{f.webhookUrl ?? "merchant default"}</SummaryRow>
-          <SummaryRow label="Approvals needed">
+          <SummaryRow label={t("fields.recipientName")}>{f.recipientName || t("fields.empty")}</SummaryRow>
+          <SummaryRow label={t("fields.clientId")}>{f.clientID}</SummaryRow>
+          <SummaryRow label={t("fields.clientIp")}>{f.clientIP}</SummaryRow>
+          <SummaryRow label={t("fields.clientRegistered")}>
+            {formatIsoDay(f.clientDateCreated.slice(0, 10), locale)}
+          </SummaryRow>
+          <SummaryRow label={t("fields.webhook")}>{f.webhookUrl ?? t("fields.merchantDefault")}</SummaryRow>
+          <SummaryRow label={t("review.approvalsNeeded")}>
             {review.requiredApprovals === 0
-              ? "none: approved at once and sent when you confirm"
-              : `${review.requiredApprovals} (by someone other than you)`}
+              ? t("review.approvalsNone")
+              : t("review.approvalsCount", { count: review.requiredApprovals })}
             {review.approvalReason && (
               <span className="block text-xs text-zinc-500" data-testid="approval-reason">
                 {review.approvalReason}
@@ -184,39 +206,38 @@ export function PayoutForm({
           className="space-y-1 rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900"
           data-testid="balance-check"
         >
-          <h3 className="font-semibold">Balance check</h3>
+          <h3 className="font-semibold">{t("review.balanceCheck")}</h3>
           {b ? (
             <>
               <p>
-                Balance: {formatMoney(b.amountInCurrencyBalance, b.currencyBalance)}
-                {b.traceID && <span className="text-xs text-zinc-500"> (traceID {b.traceID})</span>}
+                {t("review.balance", { amount: money(b.amountInCurrencyBalance, b.currencyBalance) })}
+                {b.traceID && <span className="text-xs text-zinc-500"> ({`traceID ${b.traceID}`})</span>}
               </p>
               {b.amountInBalanceCurrency !== null ? (
                 <p>
-                  This pay-out is about{" "}
-                  <strong data-testid="amount-in-balance-currency">
-                    {formatMoney(b.amountInBalanceCurrency, b.currencyBalance)}
-                  </strong>{" "}
-                  at the current rate (
-                  {formatRate(b.exchangeRate, { from: b.currencyBalance, to: b.currencyPayment })}), before
-                  the platform&apos;s commission.
+                  {t.rich("review.converted", {
+                    amount: money(b.amountInBalanceCurrency, b.currencyBalance),
+                    rate: formatRate(b.exchangeRate, {
+                      locale,
+                      from: b.currencyBalance,
+                      to: b.currencyPayment,
+                    }),
+                    strong: (chunks) => <strong data-testid="amount-in-balance-currency">{chunks}</strong>,
+                  })}
                 </p>
               ) : (
-                <p>
-                  The platform reports no exchange rate yet (no successful operation), so the amount cannot be
-                  converted; the platform checks the balance when the pay-out is sent.
-                </p>
+                <p>{t("review.noRate")}</p>
               )}
-              {insufficient && (
-                <Alert>
-                  The balance is too low for this pay-out at the current rate. Top up the balance or lower the
-                  amount.
-                </Alert>
-              )}
+              {insufficient && <Alert>{t("review.insufficient")}</Alert>}
             </>
           ) : (
             <Alert tone="warning">
-              The balance could not be checked: {review.balanceProblem?.message}
+              {t("review.balanceUnchecked", { message: review.balanceProblem?.message ?? "" })}
+              {review.balanceProblem?.platformMessage &&
+                ` ${words.markup("platformErrors.platformSaid", {
+                  message: review.balanceProblem.platformMessage,
+                  bdi: (text) => text,
+                })}`}
               {review.balanceProblem?.traceID && ` traceID ${review.balanceProblem.traceID}`}
             </Alert>
           )}
@@ -228,7 +249,7 @@ export function PayoutForm({
             {review.duplicate.canOverride && (
               <div className="space-y-1">
                 <label htmlFor="overrideReason" className="block text-sm font-medium">
-                  Reason for the override (admin)
+                  {t("review.overrideReason")}
                 </label>
                 <textarea
                   id="overrideReason"
@@ -245,44 +266,46 @@ export function PayoutForm({
         {message && <Alert>{message}</Alert>}
         <div className="flex flex-wrap gap-2">
           <Button type="button" variant="secondary" onClick={() => setReview(null)} disabled={pending}>
-            Back to edit
+            {t("review.backToEdit")}
           </Button>
           <Button type="button" onClick={onCreate} disabled={pending || insufficient || blocked}>
-            {pending ? "Creating…" : "Create pay-out request"}
+            {pending ? t("review.creating") : t("review.create")}
           </Button>
         </div>
       </section>
     );
   }
 
+  const numberHint =
+    values.paymentMethod in NUMBER_HINTS
+      ? t(NUMBER_HINTS[values.paymentMethod as keyof typeof NUMBER_HINTS])
+      : t("form.numberHint.other");
   return (
-    <form onSubmit={onReview} className="max-w-xl space-y-4" noValidate aria-label="New pay-out">
+    <form onSubmit={onReview} className="max-w-xl space-y-4" noValidate aria-label={t("newPayout")}>
       <Select
-        label="Payment method"
+        label={t("fields.paymentMethod")}
         name="paymentMethod"
         value={values.paymentMethod}
         onChange={set("paymentMethod")}
         errors={errors.paymentMethod}
       >
-        <option value="">Choose…</option>
+        <option value="">{t("form.choose")}</option>
         {methods.map((m) => (
           <option key={m} value={m}>
-            {m}
+            {methodLabel(m)}
           </option>
         ))}
       </Select>
       {notInTariff.length > 0 && (
-        <p className="text-xs text-zinc-500">
-          Not in the merchant&apos;s tariff (refused by the platform): {notInTariff.join(", ")}.
-        </p>
+        <p className="text-xs text-zinc-500">{t("form.notInTariff", { methods: notInTariff.join(", ") })}</p>
       )}
       <div className="space-y-1">
         <Field
-          label="Bank"
+          label={t("fields.bank")}
           name="bankName"
           list="bank-directory"
           autoComplete="off"
-          placeholder="Type to search the platform's directory"
+          placeholder={t("form.bankPlaceholder")}
           maxLength={LIMITS.bankName}
           value={values.bankName}
           onChange={set("bankName")}
@@ -295,18 +318,18 @@ export function PayoutForm({
         </datalist>
       </div>
       <Field
-        label="Recipient number"
+        label={t("fields.recipientNumber")}
         name="recipientNumber"
         inputMode="tel"
         autoComplete="off"
-        placeholder={numberHints[values.paymentMethod] ?? "Card (16-19 digits) or phone (+7XXXXXXXXXX)"}
+        placeholder={numberHint}
         maxLength={LIMITS.recipientNumber}
         value={values.recipientNumber}
         onChange={set("recipientNumber")}
         errors={errors.recipientNumber}
       />
       <Field
-        label="Recipient name (optional)"
+        label={t("form.recipientNameOptional")}
         name="recipientName"
         autoComplete="off"
         maxLength={LIMITS.recipientName}
@@ -315,24 +338,21 @@ export function PayoutForm({
         errors={errors.recipientName}
       />
       <Field
-        label="Amount"
+        label={t("fields.amount")}
         name="amount"
         inputMode="decimal"
         autoComplete="off"
-        placeholder="1500.50"
+        placeholder={t("form.amountPlaceholder")}
         maxLength={LIMITS.amount}
         value={values.amount}
         onChange={set("amount")}
         errors={errors.amount}
       />
       <fieldset className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
-        <legend className="px-1 text-sm font-medium">End client (anti-fraud)</legend>
-        <p className="text-xs text-zinc-500">
-          The real data of the client in your system. Placeholders (0.0.0.0, &quot;test&quot;, a future date)
-          are refused by the platform&apos;s anti-fraud check.
-        </p>
+        <legend className="px-1 text-sm font-medium">{t("form.endClient")}</legend>
+        <p className="text-xs text-zinc-500">{t("form.endClientHint")}</p>
         <Field
-          label="Client id"
+          label={t("fields.clientId")}
           name="clientID"
           autoComplete="off"
           maxLength={LIMITS.clientID}
@@ -341,7 +361,7 @@ export function PayoutForm({
           errors={errors.clientID}
         />
         <Field
-          label="Client IP address"
+          label={t("form.clientIpAddress")}
           name="clientIP"
           autoComplete="off"
           maxLength={LIMITS.clientIP}
@@ -350,7 +370,7 @@ export function PayoutForm({
           errors={errors.clientIP}
         />
         <Field
-          label="Client registered on"
+          label={t("form.clientRegisteredOn")}
           name="clientDateCreated"
           type="date"
           value={values.clientDateCreated}
@@ -359,11 +379,11 @@ export function PayoutForm({
         />
       </fieldset>
       <Field
-        label="Webhook URL for this pay-out (optional)"
+        label={t("form.webhookUrl")}
         name="webhookUrl"
         type="url"
         autoComplete="off"
-        placeholder="Leave empty to use the merchant's setting"
+        placeholder={t("form.webhookPlaceholder")}
         maxLength={LIMITS.webhookUrl}
         value={values.webhookUrl}
         onChange={set("webhookUrl")}
@@ -371,13 +391,9 @@ export function PayoutForm({
       />
       {message && <Alert>{message}</Alert>}
       <Button type="submit" disabled={pending}>
-        {pending ? "Checking…" : "Review"}
+        {pending ? t("form.checking") : t("form.review")}
       </Button>
-      {canOverrideDuplicate && (
-        <p className="text-xs text-zinc-500">
-          As an admin you may override the duplicate block with a reason.
-        </p>
-      )}
+      {canOverrideDuplicate && <p className="text-xs text-zinc-500">{t("form.adminOverrideHint")}</p>}
     </form>
   );
 }

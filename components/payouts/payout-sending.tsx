@@ -1,6 +1,7 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useEffect } from "react";
 import type { PayoutProgress } from "@/lib/payouts/queries";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
@@ -22,6 +23,7 @@ export function PayoutSending({
   sending: boolean;
 }) {
   const router = useRouter();
+  const t = useTranslations("payouts.sending");
   const live = useQuery({
     queryKey: ["payout-progress", payoutId, status, sending],
     queryFn: async ({ signal }): Promise<PayoutProgress> => {
@@ -45,8 +47,7 @@ export function PayoutSending({
       data-testid="payout-sending"
       className="rounded-md bg-indigo-50 px-3 py-2 text-sm text-indigo-900 dark:bg-indigo-950 dark:text-indigo-200"
     >
-      {status === "submitting" ? "Sending to the platform…" : "Approved; sending to the platform…"} This page
-      follows it.
+      {status === "submitting" ? t("submitting") : t("approved")} {t("follows")}
     </p>
   );
 }

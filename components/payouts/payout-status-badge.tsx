@@ -1,5 +1,6 @@
+import { useTranslations } from "next-intl";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import { STATUS_LABELS, type PayoutRequestStatus } from "@/lib/payouts/state";
+import type { PayoutRequestStatus } from "@/lib/payouts/state";
 
 const tones: Record<PayoutRequestStatus, BadgeTone> = {
   draft: "grey",
@@ -13,9 +14,10 @@ const tones: Record<PayoutRequestStatus, BadgeTone> = {
 };
 
 export function PayoutStatusBadge({ status }: { status: PayoutRequestStatus }) {
+  const t = useTranslations("payouts");
   return (
     <Badge tone={tones[status]} testId="payout-status">
-      {STATUS_LABELS[status]}
+      {t(`statuses.${status}`)}
     </Badge>
   );
 }

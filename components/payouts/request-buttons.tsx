@@ -1,8 +1,11 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { PlatformErrorNotice } from "@/components/payouts/platform-error";
 import { Button } from "@/components/ui/button";
 import { cancelPayoutAction, submitPayoutAction } from "@/lib/actions/payouts";
+import type { ExplainedError } from "@/lib/payouts/errors";
 
 /** Cancel (maker or admin, before sending) and Send (an approved request that was not sent yet). */
 export function RequestButtons({
@@ -15,19 +18,23 @@ export function RequestButtons({
   canSubmit: boolean;
 }) {
   const router = useRouter();
+  const t = useTranslations("payouts.buttons");
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ExplainedError | null>(null);
   if (!canCancel && !canSubmit) return null;
 
   const run = (kind: "cancel" | "submit") =>
     startTransition(async () => {
       setMessage(null);
+      setRefusal(null);
       const r =
         kind === "cancel"
           ? await cancelPayoutAction({ id: payoutId })
           : await submitPayoutAction({ id: payoutId });
       if (!r.ok) {
-        setMessage("error" in r ? `${r.error.message} traceID ${r.error.traceID ?? "none"}` : r.message);
+        if ("error" in r) setRefusal(r.error);
+        else setMessage(r.message);
       } else if ("message" in r) {
         setMessage(r.message);
       }
@@ -38,12 +45,12 @@ export function RequestButtons({
     <div className="flex flex-wrap items-center gap-2">
       {canSubmit && (
         <Button type="button" onClick={() => run("submit")} disabled={pending}>
-          Send to the platform
+          {t("send")}
         </Button>
       )}
       {canCancel && (
         <Button type="button" variant="secondary" onClick={() => run("cancel")} disabled={pending}>
-          Cancel request
+          {t("cancel")}
         </Button>
       )}
       {message && (
@@ -51,6 +58,7 @@ export function RequestButtons({
           {message}
         </p>
       )}
+      {refusal && <PlatformErrorNotice error={refusal} />}
     </div>
   );
 }

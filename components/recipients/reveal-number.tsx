@@ -1,4 +1,5 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { revealRecipientNumberAction } from "@/lib/actions/operations";
 import { revealPayoutRecipientNumberAction } from "@/lib/actions/payout-recipients";
@@ -21,6 +22,7 @@ export function RevealNumber({
   masked: string;
   canReveal: boolean;
 }) {
+  const t = useTranslations("recipients");
   const [pending, startTransition] = useTransition();
   const [number, setNumber] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,9 +43,9 @@ export function RevealNumber({
           onClick={reveal}
           disabled={pending}
           className="text-sm text-indigo-700 underline dark:text-indigo-300"
-          title="Shows the full number; the reveal is recorded in the audit log"
+          title={t("revealTitle")}
         >
-          Reveal
+          {t("reveal")}
         </button>
       )}
       {error && (

@@ -11,7 +11,7 @@ const linkInput = z.discriminatedUnion(
     prepareLinkSchema.extend({ mode: z.literal("prepare") }).strict(),
     fullLinkSchema.extend({ mode: z.literal("full") }).strict(),
   ],
-  { error: "Choose whether the client picks the method or the method is fixed." },
+  { error: "payins.form.mode" },
 );
 
 /**

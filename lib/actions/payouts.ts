@@ -4,7 +4,7 @@ import { authorizedAction } from "@/lib/auth/action";
 import { cancelPayout, decide } from "@/lib/payouts/approvals";
 import { handOffSubmission } from "@/lib/payouts/hand-off";
 import { balanceFor, checkWithPlatform } from "@/lib/payouts/platform-checks";
-import { canOverrideDuplicate } from "@/lib/payouts/policy";
+import { approvalReasonMessage, canOverrideDuplicate } from "@/lib/payouts/policy";
 import {
   createPayoutRequest,
   describeDuplicates,
@@ -12,14 +12,9 @@ import {
   reviewPayoutRequest,
   type BalanceCheck,
 } from "@/lib/payouts/requests";
-import {
-  cancelSchema,
-  decisionSchema,
-  payoutFormSchema,
-  payoutIdSchema,
-  type PayoutForm,
-} from "@/lib/payouts/schemas";
+import { cancelSchema, decisionSchema, payoutFormSchema, payoutIdSchema, type PayoutForm } from "@/lib/payouts/schemas";
 import { submitPayout } from "@/lib/payouts/submit";
+import { payoutWords } from "@/lib/payouts/words";
 
 /** A form posted as FormData is read as its fields; objects pass through unchanged. */
 const fromForm = (input: unknown) => (input instanceof FormData ? Object.fromEntries(input) : input);
@@ -32,7 +27,7 @@ export type PayoutReview = {
   approvalReason: string | null;
   balance: BalanceCheck | null;
   /** Why the balance could not be checked (platform unreachable), with its traceID. */
-  balanceProblem: { message: string; traceID: string | null } | null;
+  balanceProblem: { message: string; platformMessage: string | null; traceID: string | null } | null;
   duplicate: { message: string; canOverride: boolean } | null;
 };
 
@@ -40,18 +35,26 @@ export type PayoutReview = {
 export const reviewPayoutAction = authorizedAction("payouts.create", formInput, async (form, { user }) => {
   const refused = await checkWithPlatform(form, user.id);
   if (refused) return refused;
-  const [balance, { duplicates, approval }] = await Promise.all([
+  const [balance, { duplicates, approval, autoApproveBelow }, words] = await Promise.all([
     balanceFor(form.amount, user.id),
     reviewPayoutRequest(form),
+    payoutWords(),
   ]);
   const result: PayoutReview = {
     form: { ...form, idTransactionMerchant: form.idTransactionMerchant ?? newMerchantId() },
     requiredApprovals: approval.requiredApprovals,
-    approvalReason: approval.message,
+    approvalReason: approvalReasonMessage(words.t, approval, form.amount, autoApproveBelow, words.locale),
     balance: "ok" in balance ? null : balance,
-    balanceProblem: "ok" in balance ? { message: balance.message, traceID: balance.traceID ?? null } : null,
+    balanceProblem:
+      "ok" in balance
+        ? {
+            message: balance.message,
+            platformMessage: balance.platformMessage ?? null,
+            traceID: balance.traceID ?? null,
+          }
+        : null,
     duplicate: duplicates.length
-      ? { message: describeDuplicates(duplicates), canOverride: canOverrideDuplicate(user).ok }
+      ? { message: describeDuplicates(duplicates, words), canOverride: canOverrideDuplicate(user).ok }
       : null,
   };
   return { ok: true as const, review: result };
@@ -78,11 +81,12 @@ export const createPayoutRequestAction = authorizedAction(
     if (refused) return refused;
     const balance = await balanceFor(form.amount, user.id);
     if (!("ok" in balance) && balance.sufficient === false) {
+      const { t } = await payoutWords();
       return {
         ok: false as const,
         code: "insufficient_balance",
-        message: "The balance is too low for this pay-out at the current rate. Top up the balance first.",
-        fieldErrors: { amount: ["More than the balance at the current rate."] },
+        message: t("create.insufficientBalance"),
+        fieldErrors: { amount: [t("create.amountOverBalance")] },
       };
     }
     const created = await createPayoutRequest(form, actor);

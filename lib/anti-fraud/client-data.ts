@@ -1,8 +1,10 @@
 // The end client's anti-fraud data (clientID, clientIP, clientDateCreated) checked before anything is
 // sent: the platform refuses dummy values with `fraud` (spec: Endpoints › POST /host2host/payin, rule 1).
-// Client-safe, so forms show the same messages. Used by pay-outs, pay-ins and payment links.
+// Client-safe, so forms show the same messages. Used by pay-outs, pay-ins and payment links. Messages are
+// catalog keys of `validation.clientData` (lib/validation/issues.ts).
 import { z } from "zod";
 import { refuseWith, textField } from "@/lib/validation/fields";
+import type { Problem } from "@/lib/i18n/issues";
 import { unsafeTextProblem } from "@/lib/validation/text";
 
 const PLACEHOLDER_IDS = new Set([
@@ -42,14 +44,14 @@ const PLACEHOLDER_IDS = new Set([
   "placeholder",
 ]);
 
-export function clientIdProblem(id: string): string | null {
+export function clientIdProblem(id: string): Problem | null {
   const v = id.trim().toLowerCase();
-  if (v === "") return "Enter the end client's id in your system.";
-  const unsafe = unsafeTextProblem("client id", v);
+  if (v === "") return { message: "validation.clientData.clientId.required" };
+  const unsafe = unsafeTextProblem("clientId", v);
   if (unsafe) return unsafe;
   const compact = v.replace(/[-\s]/g, "");
   if (PLACEHOLDER_IDS.has(v) || /^(.)\1*$/.test(compact) || /^random/.test(v) || /^<.*>$/.test(v))
-    return `"${id.trim()}" looks like a placeholder; the anti-fraud check refuses dummy ids. Use the end client's real id in your system.`;
+    return { message: "validation.clientData.clientId.placeholder", params: { value: id.trim() } };
   return null;
 }
 
@@ -60,20 +62,31 @@ function ipv4Octets(ip: string): number[] | null {
   return octets.every((o) => o <= 255) ? octets : null;
 }
 
-function ipv4Problem([a = 0, b = 0, c = 0]: number[]): string | null {
-  if (a === 0) return "0.0.0.0 is not a real address";
-  if (a === 127) return "it is a loopback address (this machine)";
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168))
-    return "it is a private network address (probably your proxy or load balancer)";
-  if (a === 100 && b >= 64 && b <= 127) return "it is a carrier-grade NAT address, not the client's";
-  if (a === 169 && b === 254) return "it is a link-local address";
-  if (a >= 224) return "it is a multicast, reserved or broadcast address";
+/** Why an address cannot be the end client's: the name of a sentence in `validation.clientData.clientIp`. */
+type IpReason =
+  | "unspecified"
+  | "loopback"
+  | "privateNetwork"
+  | "carrierNat"
+  | "linkLocal"
+  | "multicastOrReserved"
+  | "documentation"
+  | "uniqueLocal"
+  | "multicast";
+
+function ipv4Problem([a = 0, b = 0, c = 0]: number[]): IpReason | null {
+  if (a === 0) return "unspecified";
+  if (a === 127) return "loopback";
+  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "privateNetwork";
+  if (a === 100 && b >= 64 && b <= 127) return "carrierNat";
+  if (a === 169 && b === 254) return "linkLocal";
+  if (a >= 224) return "multicastOrReserved";
   if (
     (a === 192 && b === 0 && c === 2) ||
     (a === 198 && b === 51 && c === 100) ||
     (a === 203 && b === 0 && c === 113)
   )
-    return "it is reserved for documentation examples";
+    return "documentation";
   return null;
 }
 
@@ -98,32 +111,29 @@ function ipv6Groups(ip: string): number[] | null {
   return groups.map((g) => Number.parseInt(g, 16));
 }
 
-function ipv6Problem(groups: number[]): string | null {
+function ipv6Problem(groups: number[]): IpReason | null {
   const [g0 = 0, g1 = 0] = groups;
-  if (groups.every((g) => g === 0)) return ":: is not a real address";
-  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1)
-    return "it is a loopback address (this machine)";
+  if (groups.every((g) => g === 0)) return "unspecified";
+  if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return "loopback";
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     const [h6 = 0, h7 = 0] = groups.slice(6);
     return ipv4Problem([h6 >> 8, h6 & 255, h7 >> 8, h7 & 255]);
   }
-  if ((g0 & 0xffc0) === 0xfe80) return "it is a link-local address";
-  if ((g0 & 0xfe00) === 0xfc00) return "it is a private (unique local) address";
-  if ((g0 & 0xff00) === 0xff00) return "it is a multicast address";
-  if (g0 === 0x2001 && g1 === 0x0db8) return "it is reserved for documentation examples";
+  if ((g0 & 0xffc0) === 0xfe80) return "linkLocal";
+  if ((g0 & 0xfe00) === 0xfc00) return "uniqueLocal";
+  if ((g0 & 0xff00) === 0xff00) return "multicast";
+  if (g0 === 0x2001 && g1 === 0x0db8) return "documentation";
   return null;
 }
 
-export function clientIpProblem(ip: string): string | null {
+export function clientIpProblem(ip: string): Problem | null {
   const v = ip.trim();
-  if (v === "") return "Enter the end client's IP address.";
+  if (v === "") return { message: "validation.clientData.clientIp.required" };
   const v4 = ipv4Octets(v);
   const v6 = v4 ? null : v.includes(":") ? ipv6Groups(v) : null;
-  if (!v4 && !v6) return "Enter an IPv4 or IPv6 address, such as 85.143.12.7.";
+  if (!v4 && !v6) return { message: "validation.clientData.clientIp.invalid" };
   const why = v4 ? ipv4Problem(v4) : ipv6Problem(v6!);
-  return why
-    ? `${v} cannot be the end client's address: ${why}. The anti-fraud check refuses dummy addresses.`
-    : null;
+  return why ? { message: `validation.clientData.clientIp.${why}`, params: { ip: v } } : null;
 }
 
 const DATE =
@@ -131,29 +141,26 @@ const DATE =
 const EARLIEST_REGISTRATION = Date.UTC(1990, 0, 1);
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/** The registration date as a Date (a date or date-time without offset is UTC), or a message. */
+/** The registration date as a Date (a date or date-time without offset is UTC), or a message's key. */
 export function parseClientDateCreated(
   value: string,
   now = Date.now(),
 ): { ok: true; date: Date } | { ok: false; message: string } {
   const v = value.trim();
-  if (v === "") return { ok: false, message: "Enter the date the end client registered with you." };
+  if (v === "") return { ok: false, message: "validation.clientData.clientDateCreated.required" };
   const m = DATE.exec(v);
   const [y, mo, d] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
   const day = new Date(Date.UTC(y, mo - 1, d));
   if (!m || day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d)
-    return { ok: false, message: "Enter a date such as 2023-04-17 (or an ISO-8601 date-time)." };
+    return { ok: false, message: "validation.clientData.clientDateCreated.invalid" };
   const withZone = m[4] && !m[7] ? `${v.replace(" ", "T")}Z` : m[4] ? v.replace(" ", "T") : `${v}T00:00:00Z`;
   const at = new Date(withZone);
   if (Number.isNaN(at.getTime()))
-    return { ok: false, message: "Enter a date such as 2023-04-17 (or an ISO-8601 date-time)." };
+    return { ok: false, message: "validation.clientData.clientDateCreated.invalid" };
   if (at.getTime() > now + CLOCK_SKEW_MS)
-    return { ok: false, message: "The registration date is in the future; the anti-fraud check refuses it." };
+    return { ok: false, message: "validation.clientData.clientDateCreated.future" };
   if (at.getTime() < EARLIEST_REGISTRATION)
-    return {
-      ok: false,
-      message: "A registration date before 1990 looks like a placeholder; the anti-fraud check refuses it.",
-    };
+    return { ok: false, message: "validation.clientData.clientDateCreated.beforeEarliest" };
   return { ok: true, date: at };
 }
 
@@ -161,11 +168,11 @@ export const CLIENT_DATA_LIMITS = { clientID: 128, clientIP: 64, clientDateCreat
 
 /** The three anti-fraud fields, declared once for pay-outs, pay-ins and payment links. */
 export const clientDataFields = {
-  clientID: textField("client id", CLIENT_DATA_LIMITS.clientID).superRefine(refuseWith(clientIdProblem)),
-  clientIP: textField("client IP address", CLIENT_DATA_LIMITS.clientIP).superRefine(
+  clientID: textField("clientId", CLIENT_DATA_LIMITS.clientID).superRefine(refuseWith(clientIdProblem)),
+  clientIP: textField("clientIpAddress", CLIENT_DATA_LIMITS.clientIP).superRefine(
     refuseWith(clientIpProblem),
   ),
-  clientDateCreated: textField("client registration date", CLIENT_DATA_LIMITS.clientDateCreated).transform(
+  clientDateCreated: textField("clientRegistrationDate", CLIENT_DATA_LIMITS.clientDateCreated).transform(
     (v, ctx) => {
       const parsed = parseClientDateCreated(v);
       if (parsed.ok) return parsed.date.toISOString();

@@ -1,17 +1,52 @@
 import "server-only";
-import { createTranslator, type Messages, type NamespaceKeys, type NestedKeyOf } from "next-intl";
+import { headers } from "next/headers";
+import type { Messages, NamespaceKeys, NestedKeyOf } from "next-intl";
+// use-intl's core (no React): this module is also loaded by the worker, a plain Node process where
+// next-intl's React entry points cannot load.
+import { createTranslator } from "use-intl/core";
+import { getEnv } from "@/lib/env";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
-import { requestPreferences } from "@/lib/auth/request-preferences";
+import type { Problem } from "@/lib/i18n/issues";
+
+type Namespace = NamespaceKeys<Messages, NestedKeyOf<Messages>>;
 
 /**
- * A translator for code outside React (server actions' messages, exports, e-mails, jobs): the
- * request's language, or the one given (a job writing for a particular user).
+ * The language to word a result in: the request's (the user's choice, else the browser's), or
+ * DEFAULT_LOCALE where there is no request (a worker job, a script, lib code called by a test). Outside
+ * a request the request's modules are not even loaded: the worker, a plain Node process, cannot load
+ * them. Next's own signals (thrown with a `digest`: dynamic rendering, redirects) pass through untouched.
  */
-export async function translatorFor<Namespace extends NamespaceKeys<Messages, NestedKeyOf<Messages>>>(
-  namespace: Namespace,
-  locale?: Locale,
-) {
-  const chosen = locale ?? (await requestPreferences()).locale;
+export async function currentLocale(): Promise<Locale> {
+  try {
+    await headers();
+  } catch (error) {
+    if (typeof error === "object" && error !== null && "digest" in error) throw error;
+    return getEnv().DEFAULT_LOCALE;
+  }
+  const { requestPreferences } = await import("@/lib/auth/request-preferences");
+  return (await requestPreferences()).locale;
+}
+
+/**
+ * A translator for code outside React (server actions' messages, exports, jobs): the request's
+ * language (see currentLocale), or the one given (a job writing for a particular user).
+ */
+export async function translatorFor<N extends Namespace>(namespace: N, locale?: Locale) {
+  const chosen = locale ?? (await currentLocale());
   return createTranslator({ locale: chosen, messages: messagesFor(chosen) as Messages, namespace });
+}
+
+/** A translator with the language it words in (amounts in the text are formatted for it too). */
+export async function wordsIn<N extends Namespace>(namespace: N, locale?: Locale) {
+  const chosen = locale ?? (await currentLocale());
+  return { t: await translatorFor(namespace, chosen), locale: chosen };
+}
+
+/** A problem (a catalog key and its arguments, as schemas and checks return them) in words. */
+export async function wordProblem(problem: Problem, locale?: Locale): Promise<string> {
+  const chosen = locale ?? (await currentLocale());
+  const t = createTranslator({ locale: chosen, messages: messagesFor(chosen) });
+  const key = problem.message as never;
+  return t.has(key) ? t(key, problem.params as never) : problem.message;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { en, ru } from "zod/locales";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
+import { messageArguments } from "@/lib/i18n/issues";
 
 export type FieldErrors = Record<string, string[] | undefined>;
 
@@ -12,7 +13,7 @@ const ZOD_LOCALES = { ru, en } satisfies Record<Locale, () => { localeError: z.c
 /**
  * Parses with zod's own messages in the user's language, then words the schema's custom messages:
  * a schema writes a catalog key ("payouts.form.amountRequired") where it would write a sentence, and
- * the issue's `minimum`/`maximum` are offered to the message as arguments.
+ * the issue's `minimum`/`maximum` (and a custom issue's `params`) are offered to the message as arguments.
  */
 export function parseLocalized<S extends z.ZodType>(schema: S, input: unknown, locale: Locale) {
   const parsed = schema.safeParse(input, { error: ZOD_LOCALES[locale]().localeError });
@@ -38,5 +39,7 @@ function localizedIssueMessage(issue: z.core.$ZodIssue, t: AnyTranslator): strin
   const values: Record<string, string | number> = {};
   if ("minimum" in issue) values.minimum = String(issue.minimum);
   if ("maximum" in issue) values.maximum = String(issue.maximum);
+  // a custom issue's arguments ("U+202E", a method's name...): `ctx.addIssue({ message, params })`
+  if (issue.code === "custom") Object.assign(values, messageArguments(issue.params));
   return t(key as never, values as never);
 }

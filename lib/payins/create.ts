@@ -7,9 +7,12 @@ import {
   type Creation,
   type CreationOutcome,
 } from "@/lib/operations/mirror/create-once";
+import { translatorFor } from "@/lib/auth/translator";
 import { getLog } from "@/lib/log";
 import type { FullLinkInput, PayInInput, PrepareLinkInput } from "@/lib/payins/schemas";
 import { qrDataUrl } from "@/lib/payins/qr";
+import { wordsIn } from "@/lib/auth/translator";
+import { explainPlatformRefusal, type RefusalSubject } from "@/lib/platform/explain";
 
 type Platform = Parameters<typeof createOnce>[0];
 
@@ -24,7 +27,16 @@ export type TransferDetails = {
 };
 
 export type CreateFailure =
-  | { ok: false; code: "rejected"; codeError: string | null; message: string; traceID: string | null }
+  | {
+      ok: false;
+      code: "rejected";
+      codeError: string | null;
+      /** Our explanation in the reader's language (lib/platform/explain.ts). */
+      message: string;
+      /** The platform's own message, unchanged. */
+      platformMessage: string | null;
+      traceID: string | null;
+    }
   | { ok: false; code: "pending"; message: string; traceID: string | null }
   | { ok: false; code: "conflict" | "failed"; message: string; traceID: null };
 
@@ -46,33 +58,33 @@ export type LinkCreated = {
   qr: string | null;
 };
 
-// Platform codes mapped to what staff can do about them (spec: Errors).
-const rejectionText: Record<string, string> = {
-  noSuitableTariffForRequest: "This payment method is not in the merchant's tariff. Choose another method.",
-  noPaymentDetailsAvailable:
-    "The platform has no free details for this method right now. Try another method or later.",
-  fraud:
-    "The platform's anti-fraud check refused the request (client data or the client's rate of payments).",
-  invalidRequestParameters: "The platform refused the request as malformed. Give support the traceID.",
-  internalError:
-    "The platform refused Paydesk's token. An admin should check the platform connection in Settings.",
-};
-
-function failureOf(outcome: Exclude<CreationOutcome, { status: "created" }>): CreateFailure {
+/** A refusal or a lost answer in words: what staff can do about it (spec: Errors). */
+async function failureOf(
+  outcome: Exclude<CreationOutcome, { status: "created" }>,
+  creation: Creation,
+): Promise<CreateFailure> {
   if (outcome.status === "pending") {
-    return {
-      ok: false,
-      code: "pending",
-      message:
-        "The platform's answer was lost. Paydesk checks it again in the background: do not create it again; look for it in Operations.",
-      traceID: outcome.traceID,
-    };
+    const t = await translatorFor("payins");
+    return { ok: false, code: "pending", message: t("failures.answerLost"), traceID: outcome.traceID };
   }
+  const subject: RefusalSubject = creation.kind === "payIn" ? "payin" : "paymentLink";
+  const explained = explainPlatformRefusal(
+    {
+      codeError: outcome.codeError,
+      message: outcome.message,
+      traceID: outcome.traceID,
+      kind: outcome.codeError === "internalError" ? "auth" : "business",
+      paymentMethod: "paymentMethod" in creation.request ? creation.request.paymentMethod : null,
+    },
+    await wordsIn("platformErrors"),
+    subject,
+  );
   return {
     ok: false,
     code: "rejected",
     codeError: outcome.codeError,
-    message: (outcome.codeError && rejectionText[outcome.codeError]) ?? "The platform refused the request.",
+    message: explained.message,
+    platformMessage: explained.platformMessage,
     traceID: outcome.traceID,
   };
 }
@@ -117,15 +129,11 @@ async function run(
   return outcome;
 }
 
-function otherFailure(status: "conflict" | "failed"): CreateFailure {
+async function otherFailure(status: "conflict" | "failed"): Promise<CreateFailure> {
+  const t = await translatorFor("payins");
   return status === "conflict"
-    ? {
-        ok: false,
-        code: "conflict",
-        message: "This form was already sent with other values. Reload the page to start a new one.",
-        traceID: null,
-      }
-    : { ok: false, code: "failed", message: "The request could not be completed. Try again.", traceID: null };
+    ? { ok: false, code: "conflict", message: t("failures.conflict"), traceID: null }
+    : { ok: false, code: "failed", message: t("failures.failed"), traceID: null };
 }
 
 const client = (input: PayInInput | PrepareLinkInput) => ({
@@ -141,20 +149,17 @@ export async function createPayIn(
   actor: Actor,
   input: PayInInput,
 ): Promise<PayInCreated | CreateFailure> {
-  const outcome = await run(
-    platform,
-    {
-      kind: "payIn",
-      request: {
-        paymentMethod: input.paymentMethod,
-        idTransactionMerchant: `payin-${input.requestKey}`,
-        ...client(input),
-      },
+  const creation: Creation = {
+    kind: "payIn",
+    request: {
+      paymentMethod: input.paymentMethod,
+      idTransactionMerchant: `payin-${input.requestKey}`,
+      ...client(input),
     },
-    actor,
-  );
+  };
+  const outcome = await run(platform, creation, actor);
   if (outcome.status === "conflict" || outcome.status === "failed") return otherFailure(outcome.status);
-  if (outcome.status !== "created") return failureOf(outcome);
+  if (outcome.status !== "created") return failureOf(outcome, creation);
   const op = outcome.operation;
   const d = op?.paymentDetailsData ?? null;
   return {
@@ -208,7 +213,7 @@ export async function createPaymentLink(
       : { kind: "formPrepare", request: base };
   const outcome = await run(platform, creation, actor);
   if (outcome.status === "conflict" || outcome.status === "failed") return otherFailure(outcome.status);
-  if (outcome.status !== "created") return failureOf(outcome);
+  if (outcome.status !== "created") return failureOf(outcome, creation);
   const operationId = outcome.operationId || null;
   let link = outcome.linkPaymentForm;
   if (!link && operationId) {

@@ -1,8 +1,8 @@
 // One schema for the pay-in and payment-link forms; each form picks its fields. Client-safe (no server
-// imports) so forms can show the same limits.
+// imports) so forms can show the same limits. Messages are catalog keys (`payins.form.*`, `validation.*`).
 import { z } from "zod";
 import { clientDataFields } from "@/lib/anti-fraud/client-data";
-import { Decimal } from "@/lib/money/decimal";
+import { WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
 import {
   AZN_METHODS,
   KNOWN_MONO_BANK_METHODS,
@@ -10,6 +10,8 @@ import {
   normalisePaymentMethod,
   RUB_METHODS,
 } from "@/lib/platform/payment-methods";
+import { checkAmountInput } from "@/lib/validation/amount";
+import { fieldMessage } from "@/lib/validation/field-names";
 import { safeText } from "@/lib/validation/text";
 
 /** Methods offered for pay-in (every RUB method, the known mono-bank pairs, KZT and AZN). */
@@ -17,57 +19,59 @@ export const payInMethods = [...RUB_METHODS, ...KNOWN_MONO_BANK_METHODS, ...KZT_
 
 export const MAX_AMOUNT_DIGITS = 20;
 
-/** An optional http(s) URL the payment form sends the client back to; empty means none. */
-const redirectUrl = (what: string) =>
+/** A return address of the hosted form: optional, http(s), no invisible characters. */
+const redirectUrl = (field: "successRedirectUrl" | "failureRedirectUrl") =>
   z
-    .string({ error: "The URL must be text." })
+    .string({ error: "validation.notText" })
     .trim()
-    .max(2000, "At most 2000 characters.")
-    .superRefine(safeText(what))
+    .max(2000, fieldMessage(field, "tooLong"))
+    .superRefine(safeText(field))
     .transform((v) => (v === "" ? undefined : v))
-    .pipe(z.url({ protocol: /^https?$/, error: "Enter an http(s) URL." }).optional())
+    .pipe(z.url({ protocol: /^https?$/, error: "payins.form.redirectUrl.invalid" }).optional())
     .optional();
 
 export const payInFormSchema = z
   .object({
     /** Chosen by the browser when the form opens: a resubmit of the same form never creates twice. */
-    requestKey: z.uuid({ error: "Reload the page and try again (missing form key)." }),
-    /** A positive decimal string, at most 4 decimals, plain notation (no exponent, sign or spaces). */
+    requestKey: z.uuid({ error: "payins.form.requestKey.invalid" }),
+    /**
+     * A positive amount typed with a comma or a dot ("1500,50", "1 500.50"; ambiguous spellings
+     * refused), at most 4 decimals, no exponent; sent on as a plain decimal string ("1500.5").
+     */
     amount: z
-      .string({ error: "Enter the amount as text, e.g. 1500.50." })
-      .trim()
-      .min(1, "Enter an amount.")
-      .max(40, "The amount is too long.")
-      .superRefine((v, ctx) => {
-        const fail = (message: string) => ctx.addIssue({ code: "custom", message });
-        if (v === "") return;
-        if (v.startsWith("-")) return fail("The amount must be greater than zero.");
-        if (/e/i.test(v)) return fail("Write the amount in plain digits, e.g. 1000 (no exponent).");
-        if (!/^\d+(\.\d+)?$/.test(v)) return fail("Write the amount as digits with a dot, e.g. 1500.50.");
-        if (!/^\d+(\.\d{1,4})?$/.test(v)) return fail("Use at most 4 digits after the decimal point.");
-        if (v.split(".")[0]!.replace(/^0+(?=\d)/, "").length > MAX_AMOUNT_DIGITS)
-          return fail("The amount is too large.");
-        if (!new Decimal(v).greaterThan(0)) return fail("The amount must be greater than zero.");
-      })
-      .transform((v) => new Decimal(v).toFixed()),
+      .string({ error: "payins.form.amount.notText" })
+      .max(40, "payins.form.amount.tooLong")
+      .transform((v, ctx) => {
+        const checked = checkAmountInput(v, {
+          integerDigits: MAX_AMOUNT_DIGITS,
+          decimals: WIRE_MAX_DECIMALS,
+        });
+        if (checked.ok) return checked.value;
+        ctx.addIssue({
+          code: "custom",
+          message: `payins.form.amount.${checked.problem}`,
+          params: { decimals: WIRE_MAX_DECIMALS },
+        });
+        return z.NEVER;
+      }),
     paymentMethod: z
-      .string({ error: "Choose a payment method." })
+      .string({ error: "payins.form.paymentMethod.required" })
       .trim()
-      .max(40, "Unknown payment method.")
+      .max(40, "payins.form.paymentMethod.unknown")
       .transform((v, ctx) => {
         const method = normalisePaymentMethod(v);
         if (!method || !(payInMethods as readonly string[]).includes(method)) {
           ctx.addIssue({
             code: "custom",
-            message: v === "" ? "Choose a payment method." : "Unknown payment method.",
+            message: v === "" ? "payins.form.paymentMethod.required" : "payins.form.paymentMethod.unknown",
           });
           return z.NEVER;
         }
         return method;
       }),
     ...clientDataFields,
-    redirectSuccessURL: redirectUrl("success redirect URL"),
-    redirectFailURL: redirectUrl("failure redirect URL"),
+    redirectSuccessURL: redirectUrl("successRedirectUrl"),
+    redirectFailURL: redirectUrl("failureRedirectUrl"),
   })
   .strict();
 

@@ -2,9 +2,10 @@ import "server-only";
 import { audit, type StaffActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { translatorFor } from "@/lib/auth/translator";
 import { handOffSubmission } from "./hand-off";
 import { moveRequest } from "./move";
-import { canCancel, canDecide, type CancelRefusal, type DecideRefusal } from "./policy";
+import { canCancel, canDecide, refusalMessage, type CancelRefusal, type DecideRefusal } from "./policy";
 import type { PayoutRequestStatus } from "./state";
 
 export type DecisionResult =
@@ -40,15 +41,16 @@ export async function decide(
 ): Promise<DecisionResult> {
   const db = getDb();
   const who = actor;
+  const t = await translatorFor("payouts");
   const result = await db.$transaction(async (tx): Promise<DecisionResult> => {
     await lockRequest(tx, id);
     const row = await tx.payoutRequest.findUnique({
       where: { id },
       include: { approvals: { select: { approverId: true, decision: true } } },
     });
-    if (!row) return { ok: false, code: "not_found", message: "No such pay-out request." };
+    if (!row) return { ok: false, code: "not_found", message: t("refusals.notFound") };
     const verdict = canDecide(row, actor);
-    if (!verdict.ok) return { ok: false, code: verdict.reason, message: verdict.message };
+    if (!verdict.ok) return { ok: false, code: verdict.reason, message: refusalMessage(t, verdict) };
 
     await tx.payoutApproval.create({
       data: { payoutRequestId: id, approverId: actor.id, decision, comment },
@@ -91,14 +93,15 @@ export type CancelResult =
  * cancel any request).
  */
 export async function cancelPayout(id: string, actor: StaffActor, comment?: string): Promise<CancelResult> {
+  const t = await translatorFor("payouts");
   return getDb().$transaction(async (tx): Promise<CancelResult> => {
     await lockRequest(tx, id);
     const row = await tx.payoutRequest.findUnique({ where: { id }, select: { status: true, makerId: true } });
-    if (!row) return { ok: false, code: "not_found", message: "No such pay-out request." };
+    if (!row) return { ok: false, code: "not_found", message: t("refusals.notFound") };
     const verdict = canCancel(row, actor);
-    if (!verdict.ok) return { ok: false, code: verdict.reason, message: verdict.message };
+    if (!verdict.ok) return { ok: false, code: verdict.reason, message: refusalMessage(t, verdict) };
     if (!(await moveRequest(tx, id, row.status, "cancelled")))
-      return { ok: false, code: "too_late", message: "This pay-out is already being sent." };
+      return { ok: false, code: "too_late", message: t("refusals.alreadySending") };
     await audit(tx, actor, {
       action: "payout.cancel",
       targetType: "payoutRequest",

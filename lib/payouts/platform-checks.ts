@@ -6,13 +6,16 @@
 import "server-only";
 import { getBalanceCached } from "@/lib/balance/cached";
 import { getBankDirectory } from "@/lib/banks/directory";
+import { formatDate } from "@/lib/time/zone";
+import { wordProblem, translatorFor } from "@/lib/auth/translator";
 import { getLog } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { checkWebhookUrl } from "@/lib/webhooks/callback-url";
-import { explainPlatformRefusal } from "./errors";
+import { explainPlatformRefusal, platformErrorWords } from "./errors";
 import { checkBalance, payoutMethodChoices, type BalanceCheck } from "./requests";
 import type { PayoutForm } from "./schemas";
+import { payoutWords } from "./words";
 
 type FieldErrors = Record<string, string[] | undefined>;
 
@@ -21,22 +24,32 @@ export type PlatformCheckRefusal = {
   code: string;
   message: string;
   fieldErrors?: FieldErrors;
+  /** The platform's own message when it refused a read, unchanged. */
+  platformMessage?: string | null;
   traceID?: string | null;
 };
 
-function platformProblem(error: unknown, what: string): PlatformCheckRefusal {
+async function platformProblem(error: unknown, what: "directory" | "balance"): Promise<PlatformCheckRefusal> {
   if (!isPlatformError(error)) throw error;
-  const explained = explainPlatformRefusal({
-    codeError: error.codeError,
-    message: error.platformMessage,
-    traceID: error.traceID,
-    kind: error.kind,
-  });
-  getLog().warn({ err: error, traceID: error.traceID }, `pay-out form: ${what} failed`);
+  const explained = explainPlatformRefusal(
+    {
+      codeError: error.codeError,
+      codeErrorClass: error.codeErrorClass,
+      message: error.platformMessage,
+      traceID: error.traceID,
+      kind: error.kind,
+    },
+    await platformErrorWords(),
+  );
+  getLog().warn({ err: error, traceID: error.traceID }, `pay-out form: reading the ${what} failed`);
+  const { t } = await payoutWords();
   return {
     ok: false,
     code: "platform_unavailable",
-    message: `${what} could not be read from the platform. ${explained.message}`,
+    message: t(what === "directory" ? "checks.directoryUnreadable" : "checks.balanceUnreadable", {
+      explanation: explained.message,
+    }),
+    platformMessage: explained.platformMessage,
     traceID: error.traceID,
   };
 }
@@ -50,33 +63,36 @@ export async function checkWithPlatform(
   actorUserId: string,
 ): Promise<PlatformCheckRefusal | null> {
   const fieldErrors: FieldErrors = {};
+  const { t, locale } = await payoutWords();
+  const checkFields = (await translatorFor("common", locale))("checkFields");
   const webhookProblem = form.webhookUrl ? await checkWebhookUrl(form.webhookUrl) : null;
   if (webhookProblem) {
-    fieldErrors.webhookUrl = [webhookProblem];
-    return { ok: false, code: "invalid", message: "Check the highlighted fields.", fieldErrors };
+    fieldErrors.webhookUrl = [await wordProblem(webhookProblem, locale)];
+    return { ok: false, code: "invalid", message: checkFields, fieldErrors };
   }
   const [directory, methods] = await Promise.all([
     getBankDirectory(getPlatformClient(), { actorUserId }).catch((e: unknown) => e),
     payoutMethodChoices(),
   ]);
-  if (!("banks" in (directory as object))) return platformProblem(directory, "The bank directory");
+  if (!("banks" in (directory as object))) return platformProblem(directory, "directory");
   const { banks } = directory as Awaited<ReturnType<typeof getBankDirectory>>;
   if (!banks.some((b) => b.name === form.bankName)) {
     const shown = form.bankName.length > 60 ? `${form.bankName.slice(0, 60)}…` : form.bankName;
-    fieldErrors.bankName = [
-      `“${shown}” is not in the platform's bank directory. Choose the bank from the list (canonical names only).`,
-    ];
+    fieldErrors.bankName = [t("checks.bankNotInDirectory", { bank: shown })];
   }
   if (!methods.allowed.includes(form.paymentMethod)) {
     const refused = methods.notInTariff.find((m) => m.method === form.paymentMethod);
     fieldErrors.paymentMethod = [
       refused
-        ? `${form.paymentMethod} is not in the merchant's tariff (the platform refused it on ${refused.refusedAt.toISOString().slice(0, 10)}).`
-        : `${form.paymentMethod} is not offered for pay-outs here; choose a method from the list.`,
+        ? t("checks.methodNotInTariff", {
+            method: form.paymentMethod,
+            date: formatDate(refused.refusedAt, "UTC", locale),
+          })
+        : t("checks.methodNotOffered", { method: form.paymentMethod }),
     ];
   }
   return Object.keys(fieldErrors).length
-    ? { ok: false, code: "invalid", message: "Check the highlighted fields.", fieldErrors }
+    ? { ok: false, code: "invalid", message: checkFields, fieldErrors }
     : null;
 }
 
@@ -89,6 +105,6 @@ export async function balanceFor(
     const balance = await getBalanceCached(getPlatformClient(), { actorUserId });
     return checkBalance(amount, balance);
   } catch (error) {
-    return platformProblem(error, "The balance");
+    return platformProblem(error, "balance");
   }
 }

@@ -2,28 +2,28 @@
  * The pay-out rules, each decided here once: who may decide on a request, cancel it or create one the
  * duplicate guard blocked, and how many approvals a new one needs. The page asks to show a button or say
  * why not; the command asks again under its lock and refuses with the same reason. Each answer carries a
- * typed reason code (never match the message text). No role is named here: the rules ask the permission
- * matrix (lib/auth/permissions.ts). Pure: callers read the rows, the settings and the recipient's sum.
+ * typed reason code (never match the message text) and the request's status where the reason names it;
+ * the words are in `messages/<locale>/payouts.json` (`refusals`, see refusalMessage). No role is named
+ * here: the rules ask the permission matrix (lib/auth/permissions.ts). Pure: callers read the rows, the
+ * settings and the recipient's sum.
  */
+import type { _Translator, Messages } from "next-intl";
 import { can, type Role } from "@/lib/auth/permissions";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Locale } from "@/lib/i18n/locales";
 import { Decimal, isDecimalString } from "@/lib/money/decimal";
+import { formatMoney } from "@/lib/money/format";
 import type { Settings } from "@/lib/settings/settings";
 import { CANCELLABLE, type PayoutRequestStatus } from "./state";
 
 /** Who is asking: the signed-in user as the rules see them. */
 export type PolicyActor = { id: string; role: Role };
 
-export type Verdict<Reason extends string> = { ok: true } | { ok: false; reason: Reason; message: string };
+export type Verdict<Reason extends string> =
+  { ok: true } | { ok: false; reason: Reason; status?: PayoutRequestStatus };
 
-const refuse = <Reason extends string>(reason: Reason, message: string): Verdict<Reason> => ({
-  ok: false,
-  reason,
-  message,
-});
-
-const FORBIDDEN = "Your role does not allow this.";
-const words = (status: PayoutRequestStatus) => status.replace(/_/g, " ");
+const refuse = <Reason extends string>(reason: Reason, status?: PayoutRequestStatus): Verdict<Reason> =>
+  status === undefined ? { ok: false, reason } : { ok: false, reason, status };
 
 // ---- deciding (approve / reject) -------------------------------------------------------------------
 
@@ -41,13 +41,10 @@ export function canDecide(
   },
   actor: PolicyActor,
 ): Verdict<DecideRefusal> {
-  if (!can(actor.role, "payouts.approve")) return refuse("forbidden", FORBIDDEN);
-  if (request.makerId === actor.id)
-    return refuse("own_request", "You created this pay-out; another person must approve or reject it.");
-  if (request.approvals.some((a) => a.approverId === actor.id))
-    return refuse("already_decided", "You have already decided on this pay-out.");
-  if (request.status !== "awaiting_approval")
-    return refuse("not_awaiting", `This pay-out is ${words(request.status)}; it no longer takes decisions.`);
+  if (!can(actor.role, "payouts.approve")) return refuse("forbidden");
+  if (request.makerId === actor.id) return refuse("own_request");
+  if (request.approvals.some((a) => a.approverId === actor.id)) return refuse("already_decided");
+  if (request.status !== "awaiting_approval") return refuse("not_awaiting", request.status);
   return { ok: true };
 }
 
@@ -64,14 +61,9 @@ export function canCancel(
   request: { status: PayoutRequestStatus; makerId: string },
   actor: PolicyActor,
 ): Verdict<CancelRefusal> {
-  if (request.makerId !== actor.id && !can(actor.role, "payouts.cancelAny"))
-    return refuse("not_allowed", "Only the maker or an admin can cancel this pay-out.");
-  if (!can(actor.role, "payouts.create")) return refuse("forbidden", FORBIDDEN);
-  if (!CANCELLABLE.includes(request.status))
-    return refuse(
-      "too_late",
-      `This pay-out is ${words(request.status)}; only requests not yet sent can be cancelled.`,
-    );
+  if (request.makerId !== actor.id && !can(actor.role, "payouts.cancelAny")) return refuse("not_allowed");
+  if (!can(actor.role, "payouts.create")) return refuse("forbidden");
+  if (!CANCELLABLE.includes(request.status)) return refuse("too_late", request.status);
   return { ok: true };
 }
 
@@ -81,9 +73,34 @@ export type OverrideRefusal = "override_forbidden";
 
 /** Creating a pay-out the duplicate guard blocked, with a reason, is for payouts.overrideDuplicate. */
 export function canOverrideDuplicate(actor: Pick<PolicyActor, "role">): Verdict<OverrideRefusal> {
-  return can(actor.role, "payouts.overrideDuplicate")
-    ? { ok: true }
-    : refuse("override_forbidden", "Only an admin can override the duplicate block.");
+  return can(actor.role, "payouts.overrideDuplicate") ? { ok: true } : refuse("override_forbidden");
+}
+
+// ---- the refusals in words ----------------------------------------------------------------------
+
+export type PolicyRefusal = DecideRefusal | CancelRefusal | OverrideRefusal;
+
+/** The sentence of each refusal in `payouts.refusals` ({status}: the request's status in words). */
+export const REFUSAL_KEYS = {
+  forbidden: "refusals.forbidden",
+  own_request: "refusals.ownRequest",
+  already_decided: "refusals.alreadyDecided",
+  not_awaiting: "refusals.notAwaiting",
+  not_allowed: "refusals.notAllowed",
+  too_late: "refusals.tooLate",
+  override_forbidden: "refusals.overrideForbidden",
+} as const satisfies Record<PolicyRefusal, `refusals.${string}`>;
+
+/**
+ * A refusal in words, with a translator of the `payouts` namespace (the server's translatorFor or a
+ * component's useTranslations): the page and the command say the same sentence.
+ */
+export function refusalMessage(
+  t: _Translator<Messages, "payouts">,
+  verdict: { reason: PolicyRefusal; status?: PayoutRequestStatus },
+): string {
+  const status = verdict.status ? t(`statuses.${verdict.status}`) : "";
+  return t(REFUSAL_KEYS[verdict.reason], { status });
 }
 
 // ---- approvals a new request needs ----------------------------------------------------------------
@@ -133,7 +150,10 @@ export type ApprovalNeed = {
   ok: boolean;
   reason: ApprovalReason;
   requiredApprovals: 0 | 1 | 2;
-  /** Why an approver is needed, in words (audited and shown on review); null when none is or no limit is set. */
+  /**
+   * Why an approver is needed, in English: the audit log's record (the review shows
+   * approvalReasonMessage in the reader's language); null when none is or no limit is set.
+   */
   message: string | null;
   /** The recipient's counted pay-outs of the window before this one, and the limit they were held to. */
   recipientWindow: { hours: number; sumBefore: string; limit: string | null };
@@ -184,6 +204,34 @@ export function requiredApprovals(amount: string, sumBefore: Decimal, rules: Pay
       `recipient (${limit?.toFixed() ?? "none"}): an approver must check it.`,
     recipientWindow,
   };
+}
+
+/**
+ * Why an approver is needed, for the person reviewing a new pay-out (the audit keeps `message`, the
+ * record in English): null when none is needed or no limit is set.
+ */
+export function approvalReasonMessage(
+  t: _Translator<Messages, "payouts">,
+  need: ApprovalNeed,
+  amount: string,
+  autoApproveBelow: string | null,
+  locale: Locale,
+): string | null {
+  const number = (v: Decimal | string) =>
+    formatMoney(typeof v === "string" ? v : v.toFixed(), "", { locale, minimumFractionDigits: 0 });
+  const auto = limitOf(autoApproveBelow);
+  if (need.reason === "recipient_window_reached") {
+    const { hours, sumBefore, limit } = need.recipientWindow;
+    return t("approval.recipientWindow", {
+      hours,
+      sumBefore: number(sumBefore),
+      amount: number(amount),
+      total: number(new Decimal(sumBefore).plus(amount)),
+      limit: limit === null ? t("approval.noLimit") : number(limit),
+    });
+  }
+  if (need.ok || need.reason === "auto_approve_off" || !auto) return null;
+  return t("approval.notBelowLimit", { limit: number(auto) });
 }
 
 // Statuses of requests that count for a recipient: on their way or sent; not rejected, cancelled or

@@ -3,9 +3,11 @@ import { can, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import { maskNumber } from "@/lib/recipients/mask";
-import { explainPlatformRefusal, type ExplainedError } from "./errors";
-import { canCancel, canDecide } from "./policy";
+import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
+import { canCancel, canDecide, refusalMessage } from "./policy";
+import { describeDuplicates, findDuplicates } from "./requests";
 import { isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
+import { payoutWords, type PayoutWords } from "./words";
 
 /** The payment currency of console pay-outs (the platform's RUB methods; the spec shows RUB only). */
 async function paymentCurrency(): Promise<string> {
@@ -88,7 +90,10 @@ export type PayoutDetail = PayoutListItem & {
   lastTraceID: string | null;
   /** Set when the platform refused the pay-out (failed_to_submit). */
   error: ExplainedError | null;
-  /** A note on the last attempt that did not settle the request (answer lost, blocked...). */
+  /**
+   * Why a request waits, in the reader's language: held back by the duplicate guard (what it finds
+   * now), or the platform's answer to the send lost (checked again automatically).
+   */
   note: string | null;
   /** Handed to the worker or being submitted: the page follows it until it settles. */
   sending: boolean;
@@ -124,10 +129,11 @@ export async function getPayoutDetail(
     paymentCurrency(),
   ]);
   if (!row) return null;
+  const words = await payoutWords();
   const decision = canDecide(row, viewer);
   const approveBlockedReason =
     !decision.ok && decision.reason !== "forbidden" && row.status === "awaiting_approval"
-      ? decision.message
+      ? refusalMessage(words.t, decision)
       : null;
   const failed = row.status === "failed_to_submit";
   return {
@@ -156,15 +162,18 @@ export async function getPayoutDetail(
     operationId: row.operationId,
     lastTraceID: row.lastTraceID,
     error: failed
-      ? explainPlatformRefusal({
-          codeError: row.lastCodeError,
-          message: row.lastMessage,
-          traceID: row.lastTraceID,
-          kind: row.lastCodeError === "internalError" ? "auth" : "business",
-          paymentMethod: row.paymentMethod,
-        })
+      ? explainPlatformRefusal(
+          {
+            codeError: row.lastCodeError,
+            message: row.lastMessage,
+            traceID: row.lastTraceID,
+            kind: row.lastCodeError === "internalError" ? "auth" : "business",
+            paymentMethod: row.paymentMethod,
+          },
+          await platformErrorWords(words.locale),
+        )
       : null,
-    note: failed ? null : row.lastMessage,
+    note: row.lastMessage === null ? null : await waitingNote(row, words),
     sending: isSending(row.status, row.lastMessage),
     decisions: row.approvals.map((a) => ({
       approverEmail: a.approver.email,
@@ -184,6 +193,24 @@ export async function getPayoutDetail(
     },
     approveBlockedReason,
   };
+}
+
+/**
+ * The note of a request that waits. Stored notes are records in the language of whoever caused them,
+ * so the words are made again here: for a request the duplicate guard held back, from the earlier
+ * pay-outs it finds now (the same check as submitPayout's).
+ */
+async function waitingNote(
+  row: { id: string; status: PayoutRequestStatus; recipientNumber: string; amount: { toFixed(): string } },
+  words: PayoutWords,
+): Promise<string | null> {
+  if (row.status === "submitting") return words.t("submit.answerLost");
+  if (row.status !== "approved") return null;
+  const found = await getDb().$transaction((tx) =>
+    findDuplicates(tx, row.recipientNumber, row.amount.toFixed(), row.id),
+  );
+  const blocking = found.filter((d) => d.kind === "operation" || d.status === "submitting");
+  return blocking.length > 0 ? describeDuplicates(blocking, words) : words.t("detail.heldBackCleared");
 }
 
 /** The unmasked recipient number of a pay-out request: only for the audited reveal action. */

@@ -5,6 +5,7 @@ import { audit } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
+import { formatMoney } from "@/lib/money/format";
 import { maskNumber } from "@/lib/recipients/mask";
 import { KNOWN_MONO_BANK_METHODS } from "@/lib/platform/payment-methods";
 import { getSettings } from "@/lib/settings/settings";
@@ -13,12 +14,14 @@ import {
   countedForRecipient,
   limitOf,
   RECIPIENT_WINDOW_HOURS,
+  refusalMessage,
   requiredApprovals,
   type ApprovalNeed,
   type PayoutRules,
 } from "./policy";
 import type { PayoutForm } from "./schemas";
 import { assertMove, OPEN_STATUSES, type PayoutRequestStatus } from "./state";
+import { payoutWords, type PayoutWords } from "./words";
 
 type Tx = Prisma.TransactionClient;
 
@@ -222,15 +225,22 @@ export async function lockRecipient(tx: Tx, recipientNumber: string): Promise<vo
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`recipient|${recipientNumber}`}, 7371))`;
 }
 
-function describeDuplicate(d: Duplicate): string {
+function describeDuplicate(d: Duplicate, { t, locale }: PayoutWords): string {
   if (d.kind === "operation")
-    return `a pay-out to this recipient for this amount is ${d.status === "pending_retry" ? "waiting for the platform's retry (pending_retry)" : "in progress"} on the platform`;
-  if (d.kind === "request")
-    return `a pay-out request to this recipient for this amount is already ${d.status.replace(/_/g, " ")}`;
-  return `a pay-out of ${d.amount} to this recipient (within ${d.tolerancePercent} % of this amount) was created in the last ${RECIPIENT_WINDOW_HOURS} h and is ${d.status.replace(/_/g, " ")}`;
+    return d.status === "pending_retry"
+      ? t("duplicate.operationPendingRetry")
+      : t("duplicate.operationInProgress");
+  if (d.kind === "request") return t("duplicate.request", { status: t(`statuses.${d.status}`) });
+  return t("duplicate.near", {
+    amount: formatMoney(d.amount, "", { locale }),
+    percent: d.tolerancePercent,
+    hours: RECIPIENT_WINDOW_HOURS,
+    status: t(`statuses.${d.status}`),
+  });
 }
 
-export function describeDuplicates(duplicates: Duplicate[]): string {
+/** What the duplicate guard says about the earlier pay-outs it found, in the reader's language. */
+export function describeDuplicates(duplicates: Duplicate[], words: PayoutWords): string {
   // An operation on the platform weighs more than a request that has not been sent, and both more
   // than a near-duplicate.
   const first =
@@ -238,11 +248,10 @@ export function describeDuplicates(duplicates: Duplicate[]): string {
     duplicates.find((d) => d.kind === "request") ??
     duplicates[0];
   if (!first) return "";
-  const risk =
-    first.kind === "near"
-      ? "Split or repeated pay-outs could pay twice or pass under the approval limit."
-      : "A second one could pay twice.";
-  return `Blocked: ${describeDuplicate(first)}. ${risk} An admin can override this with a reason.`;
+  return words.t("duplicate.blocked", {
+    what: describeDuplicate(first, words),
+    risk: first.kind === "near" ? words.t("duplicate.riskNear") : words.t("duplicate.riskExact"),
+  });
 }
 
 // ---- creation ----------------------------------------------------------------------------------
@@ -267,12 +276,13 @@ export function newMerchantId(): string {
 /** What creation would decide now, for the review step (no lock: creation decides again under it). */
 export async function reviewPayoutRequest(
   form: PayoutForm,
-): Promise<{ duplicates: Duplicate[]; approval: ApprovalNeed }> {
+): Promise<{ duplicates: Duplicate[]; approval: ApprovalNeed; autoApproveBelow: string | null }> {
   const rules = await rulesWith();
   const now = new Date();
   return getDb().$transaction(async (tx) => ({
     duplicates: await findCreationDuplicates(tx, form.recipientNumber, form.amount, rules, now),
     approval: requiredApprovals(form.amount, await recipientWindowSum(tx, form.recipientNumber, now), rules),
+    autoApproveBelow: rules.autoApproveBelow,
   }));
 }
 
@@ -293,6 +303,7 @@ export async function createPayoutRequest(
   const rules = await rulesWith(options.thresholds);
   const idTransactionMerchant = form.idTransactionMerchant ?? newMerchantId();
   const db = getDb();
+  const words = await payoutWords();
 
   return db.$transaction(async (tx) => {
     await lockRecipient(tx, form.recipientNumber);
@@ -306,7 +317,7 @@ export async function createPayoutRequest(
         return {
           ok: false,
           code: "id_taken",
-          message: "This merchant id is already used by another request.",
+          message: words.t("refusals.idTaken"),
         };
       return {
         ok: true,
@@ -326,12 +337,13 @@ export async function createPayoutRequest(
         return {
           ok: false,
           code: "duplicate",
-          message: describeDuplicates(duplicates),
+          message: describeDuplicates(duplicates, words),
           duplicates,
           canOverride: override.ok,
         };
       }
-      if (!override.ok) return { ok: false, code: override.reason, message: override.message };
+      if (!override.ok)
+        return { ok: false, code: override.reason, message: refusalMessage(words.t, override) };
     }
     const approval = requiredApprovals(
       form.amount,

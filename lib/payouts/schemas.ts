@@ -5,20 +5,26 @@
  *
  * Every text field is refused by length before any other check (a 1 MB field costs one comparison),
  * then for invisible, control and bidi characters (lib/validation/text.ts) before its own format check.
+ * Messages are catalog keys (`payouts.form.*`, `validation.*`) with their arguments in the issue; the
+ * server action and the form word them in the user's language (lib/validation/issues.ts).
  * The output is normalised: method in its canonical spelling, recipient number as the platform wants it
- * (card and account digits only, phone +7XXXXXXXXXX), amount as a plain decimal string, the client's
+ * (card and account digits only, phone +7XXXXXXXXXX), amount as a plain decimal string (typed with a
+ * comma or a dot, see lib/validation/amount.ts), the client's
  * registration date as ISO-8601 UTC, webhook URL and override reason undefined when left empty.
  */
 import { z } from "zod";
 import { CLIENT_DATA_LIMITS, clientDataFields } from "@/lib/anti-fraud/client-data";
-import { Decimal, WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
+import { WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
 import {
   isMonoBankMethod,
   isPayOutMethod,
   normalisePaymentMethod,
   type PayOutMethod,
 } from "@/lib/platform/payment-methods";
+import { checkAmountInput } from "@/lib/validation/amount";
+import { fieldMessage } from "@/lib/validation/field-names";
 import { optionalTextField, textField } from "@/lib/validation/fields";
+import type { Problem } from "@/lib/i18n/issues";
 import { safeText } from "@/lib/validation/text";
 import { luhnValid } from "./luhn";
 import { normaliseRuPhone } from "./phone";
@@ -41,73 +47,63 @@ export const LIMITS = {
 
 // ---- amount -------------------------------------------------------------------------------------
 
-/** Message for an amount that cannot be sent, or null when it is a valid pay-out amount. */
-export function amountProblem(value: string): string | null {
-  const v = value.trim();
-  if (v === "") return "Enter the amount.";
-  if (/^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$/.test(v))
-    return "Write the amount in plain digits, without an exponent (1000, not 1e3).";
-  if (v.includes(",")) return "Use a dot as the decimal separator (1500.50).";
-  if (v.startsWith("-")) return "The amount must be greater than zero.";
-  if (!/^\d+(?:\.\d+)?$/.test(v)) return "Enter the amount as a number such as 1500.50.";
-  const [whole = "", fraction = ""] = v.split(".");
-  if (fraction.length > WIRE_MAX_DECIMALS)
-    return `At most ${WIRE_MAX_DECIMALS} digits after the decimal point (the platform's precision).`;
-  if (whole.replace(/^0+(?=\d)/, "").length > LIMITS.amountIntegerDigits) return "The amount is too large.";
-  if (new Decimal(v).isZero()) return "The amount must be greater than zero.";
-  return null;
-}
-
+/** Either decimal separator ("1500,50", "1 500.50"); the value is the plain decimal string ("1500.5"). */
 const amount = textField("amount", LIMITS.amount).transform((v, ctx) => {
-  const problem = amountProblem(v);
-  if (problem) {
-    ctx.addIssue({ code: "custom", message: problem });
-    return z.NEVER;
-  }
-  return new Decimal(v).toFixed();
+  const checked = checkAmountInput(v, {
+    integerDigits: LIMITS.amountIntegerDigits,
+    decimals: WIRE_MAX_DECIMALS,
+  });
+  if (checked.ok) return checked.value;
+  ctx.addIssue({
+    code: "custom",
+    message: `payouts.form.amount.${checked.problem}`,
+    params: { decimals: WIRE_MAX_DECIMALS },
+  });
+  return z.NEVER;
 });
 
 // ---- method -------------------------------------------------------------------------------------
 
-const paymentMethod = textField("payment method", LIMITS.paymentMethod).transform((v, ctx): PayOutMethod => {
+const paymentMethod = textField("paymentMethod", LIMITS.paymentMethod).transform((v, ctx): PayOutMethod => {
   const m = v === "" ? null : normalisePaymentMethod(v);
   if (m && isPayOutMethod(m)) return m;
-  ctx.addIssue({
-    code: "custom",
-    message:
-      v === ""
-        ? "Choose a payment method."
-        : m
-          ? `${m} is not available for pay-outs; use toCard, sbp, toAccount or a mono-bank method.`
-          : "Unknown payment method; use toCard, sbp, toAccount or a mono-bank method.",
-  });
+  ctx.addIssue(
+    v === ""
+      ? { code: "custom", message: "payouts.form.paymentMethod.required" }
+      : m
+        ? { code: "custom", message: "payouts.form.paymentMethod.notForPayouts", params: { method: m } }
+        : { code: "custom", message: "payouts.form.paymentMethod.unknown" },
+  );
   return z.NEVER;
 });
 
 // ---- recipient number ---------------------------------------------------------------------------
 
-export type RecipientCheck = { ok: true; value: string } | { ok: false; message: string };
+/** The number normalised for the method, or the problem (a key of `payouts.form.recipientNumber`). */
+export type RecipientCheck = { ok: true; value: string } | ({ ok: false } & Problem);
+
+const refused = (problem: string, params?: Problem["params"]): RecipientCheck => ({
+  ok: false,
+  message: `payouts.form.recipientNumber.${problem}`,
+  ...(params ? { params } : {}),
+});
 
 function cardNumber(raw: string): RecipientCheck {
   const digits = raw.replace(/[\s-]/g, "");
-  if (!/^\d+$/.test(digits)) return { ok: false, message: "A card number has digits only." };
-  if (digits.length < 16 || digits.length > 19)
-    return { ok: false, message: `A card number has 16 to 19 digits (this one has ${digits.length}).` };
-  if (!luhnValid(digits))
-    return { ok: false, message: "This card number fails the Luhn check: a digit is mistyped." };
+  if (!/^\d+$/.test(digits)) return refused("cardDigitsOnly");
+  if (digits.length < 16 || digits.length > 19) return refused("cardLength", { count: digits.length });
+  if (!luhnValid(digits)) return refused("cardLuhn");
   return { ok: true, value: digits };
 }
 
 function phoneNumber(raw: string): RecipientCheck {
   const phone = normaliseRuPhone(raw);
-  return phone
-    ? { ok: true, value: phone }
-    : { ok: false, message: "Enter a Russian phone number: +7XXXXXXXXXX, 8XXXXXXXXXX or 7XXXXXXXXXX." };
+  return phone ? { ok: true, value: phone } : refused("phone");
 }
 
 function accountNumber(raw: string): RecipientCheck {
   const digits = raw.replace(/[\s-]/g, "");
-  if (!/^\d{20}$/.test(digits)) return { ok: false, message: "An account number has exactly 20 digits." };
+  if (!/^\d{20}$/.test(digits)) return refused("account");
   return { ok: true, value: digits };
 }
 
@@ -117,7 +113,7 @@ function accountNumber(raw: string): RecipientCheck {
  */
 export function checkRecipientNumber(method: PayOutMethod, raw: string): RecipientCheck {
   const value = raw.trim();
-  if (value === "") return { ok: false, message: "Enter the recipient's number." };
+  if (value === "") return refused("required");
   if (method === "toCard") return cardNumber(value);
   if (method === "sbp") return phoneNumber(value);
   if (method === "toAccount") return accountNumber(value);
@@ -126,12 +122,9 @@ export function checkRecipientNumber(method: PayOutMethod, raw: string): Recipie
     if (card.ok) return card;
     const phone = phoneNumber(value);
     if (phone.ok) return phone;
-    return {
-      ok: false,
-      message: `${method} takes a card number (16-19 digits, Luhn) or a phone number (+7XXXXXXXXXX).`,
-    };
+    return refused("cardOrPhone", { method });
   }
-  return { ok: false, message: "Unknown payment method." };
+  return refused("unknownMethod");
 }
 
 // ---- the form -----------------------------------------------------------------------------------
@@ -139,50 +132,48 @@ export function checkRecipientNumber(method: PayOutMethod, raw: string): Recipie
 export const payoutFields = z.object(
   {
     paymentMethod,
-    bankName: textField("bank", LIMITS.bankName).refine((v) => v !== "", "Choose the recipient's bank."),
-    recipientNumber: textField("recipient number", LIMITS.recipientNumber),
+    bankName: textField("bank", LIMITS.bankName).refine((v) => v !== "", "payouts.form.bank.required"),
+    recipientNumber: textField("recipientNumber", LIMITS.recipientNumber),
     recipientName: z
       .string({
         error: (issue) =>
           issue.input === null
-            ? "The recipient name cannot be null; leave it empty when unknown."
+            ? "payouts.form.recipientName.null"
             : issue.input === undefined
-              ? "The recipient name is missing; send an empty text when unknown."
-              : "The recipient name must be text.",
+              ? "payouts.form.recipientName.missing"
+              : "validation.notText",
       })
-      .max(LIMITS.recipientName, {
-        error: `The recipient name is too long (at most ${LIMITS.recipientName} characters).`,
-        abort: true,
-      })
+      .max(LIMITS.recipientName, { error: fieldMessage("recipientName", "tooLong"), abort: true })
       .trim()
-      .superRefine(safeText("recipient name")),
+      .superRefine(safeText("recipientName")),
     amount,
     ...clientDataFields,
     // Sent as parsed (WHATWG): the platform gets the form the private-address check saw, never a
     // spelling its own parser might read differently. That check needs a setting: see checkWebhookUrl.
-    webhookUrl: optionalTextField("webhook URL", LIMITS.webhookUrl)
-      .pipe(
-        z
-          .url({ protocol: /^https?$/, error: "Enter an http(s) URL, or leave the webhook empty." })
-          .optional(),
-      )
+    webhookUrl: optionalTextField("webhookUrl", LIMITS.webhookUrl)
+      .pipe(z.url({ protocol: /^https?$/, error: "validation.webhookUrl.invalid" }).optional())
       .transform((v) => (v === undefined ? undefined : new URL(v).href)),
-    overrideReason: optionalTextField("override reason", LIMITS.overrideReason, { multiline: true }),
+    overrideReason: optionalTextField("overrideReason", LIMITS.overrideReason, { multiline: true }),
     // Generated by the review step and sent back with the confirmation: a double-clicked "Create"
     // finds the request it already created instead of making a second one.
-    idTransactionMerchant: optionalTextField("merchant id", 64).refine(
+    idTransactionMerchant: optionalTextField("merchantId", 64).refine(
       (v) => v === undefined || MERCHANT_ID.test(v),
-      "Not a merchant id issued by the review step.",
+      "payouts.form.merchantId.invalid",
     ),
   },
-  { error: "Send the pay-out fields." },
+  { error: "payouts.form.fields" },
 );
 
 /** The full form: fields plus the per-method check of the recipient number. */
 export const payoutFormSchema = payoutFields.transform((v, ctx) => {
   const recipient = checkRecipientNumber(v.paymentMethod, v.recipientNumber);
   if (!recipient.ok) {
-    ctx.addIssue({ code: "custom", path: ["recipientNumber"], message: recipient.message });
+    ctx.addIssue({
+      code: "custom",
+      path: ["recipientNumber"],
+      message: recipient.message,
+      params: recipient.params,
+    });
     return z.NEVER;
   }
   return { ...v, recipientNumber: recipient.value };
@@ -192,14 +183,14 @@ export type PayoutFormInput = z.input<typeof payoutFields>;
 export type PayoutForm = z.output<typeof payoutFormSchema>;
 
 export const payoutIdSchema = z.object(
-  { id: z.uuid({ error: "Not a pay-out request id." }).transform((s) => s.toLowerCase()) },
-  { error: "Send the pay-out request id." },
+  { id: z.uuid({ error: "payouts.form.id.invalid" }).transform((s) => s.toLowerCase()) },
+  { error: "payouts.form.id.missing" },
 );
 
 export const decisionSchema = payoutIdSchema.extend({
   comment: textField("comment", LIMITS.comment, { multiline: true }).refine(
     (v) => v !== "",
-    "Write a comment for the decision.",
+    "payouts.form.comment.required",
   ),
 });
 

@@ -64,17 +64,6 @@ export function isSending(status: PayoutRequestStatus, note: string | null): boo
   return status === "submitting" || (status === "approved" && note === null);
 }
 
-export const STATUS_LABELS: Record<PayoutRequestStatus, string> = {
-  draft: "draft",
-  awaiting_approval: "awaiting approval",
-  approved: "approved",
-  submitting: "submitting",
-  submitted: "submitted",
-  rejected: "rejected",
-  cancelled: "cancelled",
-  failed_to_submit: "failed to submit",
-};
-
 /** A move the table does not allow: a bug in the caller, never a user's mistake. */
 export class IllegalTransitionError extends Error {
   override name = "IllegalTransitionError";

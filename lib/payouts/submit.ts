@@ -12,10 +12,11 @@ import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import type { PayOutMethod } from "@/lib/platform/payment-methods";
-import { explainPlatformRefusal, type ExplainedError } from "./errors";
+import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
 import { moveRequest } from "./move";
 import { describeDuplicates, findDuplicates, lockRecipient } from "./requests";
 import type { PayoutRequestStatus } from "./state";
+import { payoutWords } from "./words";
 
 /** What submission needs from the platform client (createOnce plus a read to mirror the operation). */
 export type SubmitPlatform = Parameters<typeof createOnce>[0] & Pick<PlatformClient, "getOperation">;
@@ -102,9 +103,11 @@ export async function submitPayout(
   platform: SubmitPlatform = getPlatformClient(),
 ): Promise<SubmitResult> {
   const db = getDb();
+  const words = await payoutWords();
+  const { t } = words;
   const claimed = await db.$transaction(async (tx) => {
     const row = await tx.payoutRequest.findUnique({ where: { id } });
-    if (!row) return { ok: false as const, code: "not_found" as const, message: "No such pay-out request." };
+    if (!row) return { ok: false as const, code: "not_found" as const, message: t("refusals.notFound") };
     if (row.status !== "approved") {
       return {
         ok: false as const,
@@ -112,8 +115,8 @@ export async function submitPayout(
         status: row.status,
         message:
           row.status === "submitting" || row.status === "submitted"
-            ? "This pay-out is already being submitted; it is sent once."
-            : `Only an approved request can be submitted (this one is ${row.status.replace(/_/g, " ")}).`,
+            ? t("submit.alreadySubmitting")
+            : t("submit.notApproved", { status: t(`statuses.${row.status}`) }),
       };
     }
     await lockRecipient(tx, row.recipientNumber);
@@ -122,7 +125,7 @@ export async function submitPayout(
         (d) => d.kind === "operation" || d.status === "submitting",
       );
       if (duplicates.length > 0) {
-        const message = describeDuplicates(duplicates);
+        const message = describeDuplicates(duplicates, words);
         await tx.payoutRequest.update({ where: { id }, data: { lastMessage: message } });
         return { ok: false as const, code: "blocked_duplicate" as const, message };
       }
@@ -132,7 +135,7 @@ export async function submitPayout(
         ok: false as const,
         code: "not_approved" as const,
         status: "submitting" as const,
-        message: "This pay-out is already being submitted; it is sent once.",
+        message: t("submit.alreadySubmitting"),
       };
     }
     await audit(tx, actor, {
@@ -158,10 +161,12 @@ async function send(
     outcome = await createOnce(platform, creationFor(row), { actorUserId: actor.id ?? undefined });
   } catch (error) {
     if (error instanceof IdempotencyConflictError) {
+      // kept as the request's record (lastMessage) and shown as "the platform said": it is Paydesk's own
+      // refusal, in the language of whoever sent the request
       return settle(row.id, actor, {
         status: "rejected",
         codeError: null,
-        message: "The merchant id is already used by a different request.",
+        message: (await payoutWords()).t("submit.merchantIdConflict"),
         traceID: null,
       });
     }
@@ -171,7 +176,7 @@ async function send(
     return {
       ok: true,
       status: "submitting",
-      message: "The submission could not be completed now; it will be checked again automatically.",
+      message: (await payoutWords()).t("submit.retryLater"),
       traceID: null,
     };
   }
@@ -194,8 +199,7 @@ async function settle(
     return {
       ok: true,
       status: "submitting",
-      message:
-        "The platform's answer was lost. The same request is checked again automatically; do not create the pay-out again.",
+      message: (await payoutWords()).t("submit.answerLost"),
       traceID: outcome.traceID,
     };
   }
@@ -217,13 +221,16 @@ async function settle(
     return { ok: true, status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID };
   }
   const row = await db.payoutRequest.findUnique({ where: { id }, select: { paymentMethod: true } });
-  const error = explainPlatformRefusal({
-    codeError: outcome.codeError,
-    message: outcome.message,
-    traceID: outcome.traceID,
-    kind: outcome.codeError === "internalError" ? "auth" : "business",
-    paymentMethod: row?.paymentMethod ?? null,
-  });
+  const error = explainPlatformRefusal(
+    {
+      codeError: outcome.codeError,
+      message: outcome.message,
+      traceID: outcome.traceID,
+      kind: outcome.codeError === "internalError" ? "auth" : "business",
+      paymentMethod: row?.paymentMethod ?? null,
+    },
+    await platformErrorWords(),
+  );
   await settleSubmission(
     id,
     actor,

@@ -1,6 +1,7 @@
 import "server-only";
 import { audit, type StaffActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { translatorFor } from "@/lib/auth/translator";
 
 /** What a recipient number belongs to, as the audit log names it. */
 export type RevealTarget = { type: "operation" | "payoutRequest"; id: string };
@@ -20,7 +21,7 @@ export async function revealRecipientNumber(
 ): Promise<RevealResult> {
   const number = await read(target.id);
   if (number === null) {
-    return { ok: false, code: "not_found", message: "There is no recipient number to show." };
+    return { ok: false, code: "not_found", message: (await translatorFor("recipients"))("notFound") };
   }
   await getDb().$transaction((tx) =>
     audit(tx, actor, { action: "recipient.reveal", targetType: target.type, targetId: target.id }),

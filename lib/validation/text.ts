@@ -15,6 +15,8 @@
  * Ordinary letters of any script, digits, punctuation, spaces and emoji pass.
  */
 import type { z } from "zod";
+import { fieldMessage } from "@/lib/validation/field-names";
+import type { Problem } from "@/lib/i18n/issues";
 
 const FORBIDDEN =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}\u034F\u115F\u1160\u17B4\u17B5\u3164\uFFA0]/u;
@@ -54,10 +56,13 @@ export function forbiddenCharacter(value: string, options: TextOptions = {}): st
   return null;
 }
 
-/** The field's message for text with a forbidden character, or null when the text is clean. */
-export function unsafeTextProblem(label: string, value: string, options: TextOptions = {}): string | null {
+/**
+ * The field's problem with text holding a forbidden character (the catalog key of the field's sentence,
+ * the character as `U+XXXX`), or null when the text is clean.
+ */
+export function unsafeTextProblem(label: string, value: string, options: TextOptions = {}): Problem | null {
   const found = forbiddenCharacter(value, options);
-  return found ? `The ${label} contains invisible or control characters (${found}).` : null;
+  return found ? { message: fieldMessage(label, "invisible"), params: { char: found } } : null;
 }
 
 /**
@@ -66,8 +71,8 @@ export function unsafeTextProblem(label: string, value: string, options: TextOpt
  */
 export function safeText(label: string, options: TextOptions = {}) {
   return (value: string, ctx: z.RefinementCtx) => {
-    const message = unsafeTextProblem(label, value, options);
-    if (message) ctx.addIssue({ code: "custom", message, continue: false });
+    const problem = unsafeTextProblem(label, value, options);
+    if (problem) ctx.addIssue({ code: "custom", ...problem, continue: false });
   };
 }
 

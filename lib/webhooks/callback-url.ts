@@ -19,6 +19,7 @@
 import "server-only";
 import { BlockList, isIP } from "node:net";
 import { getSettings } from "@/lib/settings/settings";
+import type { Problem } from "@/lib/i18n/issues";
 
 const NON_PUBLIC_V4 = new BlockList();
 for (const [network, prefix] of [
@@ -93,25 +94,27 @@ export function isNonPublicHost(hostname: string): boolean {
   return host === "" || !host.includes(".") || INTERNAL_NAME.test(host);
 }
 
-/** Why the platform must not be given this webhook URL, or null when it may. */
-export function webhookUrlProblem(raw: string, options: { allowPrivate: boolean }): string | null {
+/**
+ * Why the platform must not be given this webhook URL (a catalog key of `validation.webhookUrl` and its
+ * arguments), or null when it may.
+ */
+export function webhookUrlProblem(raw: string, options: { allowPrivate: boolean }): Problem | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return "Enter an http(s) URL, or leave the webhook empty.";
+    return { message: "validation.webhookUrl.invalid" };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    return "The webhook URL must start with http:// or https://.";
-  if (url.username !== "" || url.password !== "")
-    return "The webhook URL must not contain a user name or password.";
+    return { message: "validation.webhookUrl.scheme" };
+  if (url.username !== "" || url.password !== "") return { message: "validation.webhookUrl.credentials" };
   if (!options.allowPrivate && isNonPublicHost(url.hostname))
-    return `The webhook URL points to a local or private address (${url.hostname}) that the platform must not call. Use a public address; an admin can allow private addresses in Settings.`;
+    return { message: "validation.webhookUrl.private", params: { host: url.hostname } };
   return null;
 }
 
 /** The webhook URL checked against the current settings; null when it may be sent. */
-export async function checkWebhookUrl(raw: string): Promise<string | null> {
+export async function checkWebhookUrl(raw: string): Promise<Problem | null> {
   const { allowPrivateWebhookUrls } = await getSettings();
   return webhookUrlProblem(raw, { allowPrivate: allowPrivateWebhookUrls });
 }

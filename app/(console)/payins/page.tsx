@@ -1,19 +1,28 @@
 import type { Metadata } from "next";
+import { useTranslations } from "next-intl";
+import { getTranslations } from "next-intl/server";
 import { PayInForms } from "@/components/payins/payin-forms";
 import { requirePagePermission } from "@/lib/auth/session";
 
-export const metadata: Metadata = { title: "Pay-ins" };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("payins"))("title") };
+}
+
+function PayInsIntro() {
+  const t = useTranslations("payins");
+  return (
+    <>
+      <h1 className="text-2xl font-semibold">{t("heading")}</h1>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("intro")}</p>
+    </>
+  );
+}
 
 export default async function PayInsPage() {
   await requirePagePermission("payins.create");
   return (
     <section className="space-y-4">
-      <h1 className="text-2xl font-semibold">Pay-ins and payment links</h1>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        A host-to-host pay-in returns transfer details for the client, shown once. A payment link is a page
-        hosted by the platform: the client chooses the method there, or you fix it. Either way the operation
-        then appears in Operations and is followed like any other.
-      </p>
+      <PayInsIntro />
       <PayInForms />
     </section>
   );

@@ -16,6 +16,8 @@ import {
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// Actions read the request's language (Accept-Language): no request here, no header.
+vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
 
 const platform = {
   getBanks: async () => ({ banks: [{ id: null, name: "Сбербанк" }], traceID: "trace-from-fake" }),

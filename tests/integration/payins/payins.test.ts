@@ -10,8 +10,14 @@ import { clientFor, startSandbox } from "../../support/sandbox";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// The browser's language decides for a user with no saved preference (none: DEFAULT_LOCALE, en in tests).
+const acceptLanguage = vi.hoisted(() => ({ current: null as string | null }));
 vi.mock("next/headers", () => ({
-  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.7" }),
+  headers: async () =>
+    new Headers({
+      "x-paydesk-client-ip": "198.51.100.7",
+      ...(acceptLanguage.current ? { "accept-language": acceptLanguage.current } : {}),
+    }),
 }));
 
 const { createPayInAction, createPaymentLinkAction } = await import("@/lib/actions/payins");
@@ -80,6 +86,44 @@ describe("host-to-host pay-in", () => {
     expect(result.message).toMatch(/tariff/);
     expect(result.traceID).toBeTruthy();
   });
+
+  it("takes an amount typed with a comma and a group space; the platform gets the plain decimal", async () => {
+    const result = await createPayInAction({ ...validPayIn(), amount: "1\u00a0500,50" });
+    expect(result).toMatchObject({ ok: true, amount: "1500.5" });
+    const sent = recorder.calls.find((c) => c.path === "/host2host/payin");
+    expect(sent?.requestBody).toMatch(/"amount":1500\.5[,}]/);
+  });
+});
+
+describe("in Russian (a browser asking for ru, no saved preference)", () => {
+  beforeEach(() => {
+    acceptLanguage.current = "ru-RU,ru;q=0.9,en;q=0.8";
+  });
+  afterAll(() => {
+    acceptLanguage.current = null;
+  });
+
+  it("an ambiguous amount is refused in Russian and nothing is sent", async () => {
+    const input = { ...validPayIn(), amount: "1.500,50" };
+    const result = await createPayInAction(input);
+    expect(result).toMatchObject({ ok: false, code: "invalid", message: "Проверьте выделенные поля." });
+    if (result.ok || !("fieldErrors" in result)) throw new Error("expected field errors");
+    expect(result.fieldErrors.amount).toEqual([
+      "Сумму можно прочитать двояко. Запишите её без разделителя тысяч и с одним десятичным разделителем: 1500,50 или 1500.50.",
+    ]);
+    await nothingCreated(input.requestKey);
+  });
+
+  it("a platform refusal is explained in Russian, the platform's own message beside it unchanged", async () => {
+    const result = await createPayInAction({ ...validPayIn(), paymentMethod: "kzt_c2c" });
+    if (result.ok || result.code !== "rejected") throw new Error("expected a rejection");
+    expect(result.message).toBe(
+      "Способа оплаты kzt_c2c нет в тарифе мерчанта. Выберите другой способ или попросите менеджера добавить его в тариф.",
+    );
+    const platformSaid = recorder.calls.find((c) => c.path === "/host2host/payin")?.message;
+    expect(platformSaid).toBeTruthy();
+    expect(result.platformMessage).toBe(platformSaid);
+  });
 });
 
 describe("payment links", () => {
@@ -119,7 +163,8 @@ const badPayIn: Array<[string, string, Record<string, unknown>]> = [
   ["negative", "amount", { amount: "-10" }],
   ["zero", "amount", { amount: "0" }],
   ["empty amount", "amount", { amount: "" }],
-  ["comma separator", "amount", { amount: "10,50" }],
+  ["ambiguous: both separators", "amount", { amount: "1.500,50" }],
+  ["ambiguous: a group of three after a comma", "amount", { amount: "1,500" }],
   ["amount as a number (wrong type)", "amount", { amount: 1500 }],
   ["amount null", "amount", { amount: null }],
   ["1 MB amount", "amount", { amount: MB }],

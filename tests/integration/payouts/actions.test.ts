@@ -14,6 +14,12 @@ import { clientFor, control, startSandbox } from "../../support/sandbox";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// The request's language: the user's choice, else this header (none here: DEFAULT_LOCALE, en in tests).
+const acceptLanguage = vi.hoisted(() => ({ current: null as string | null }));
+vi.mock("next/headers", () => ({
+  headers: async () =>
+    new Headers(acceptLanguage.current ? { "accept-language": acceptLanguage.current } : {}),
+}));
 // Approving hands the submission to the worker's queue: recorded here and run as the worker would.
 const queued = vi.hoisted(() => [] as unknown[]);
 vi.mock("@/lib/queue/enqueue", () => ({

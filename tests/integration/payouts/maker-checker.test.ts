@@ -390,7 +390,7 @@ describe("platform refusals are stored and shown in words with the traceID", () 
   it("notEnoughMoneyOnBalance with the required and available amounts", async () => {
     const error = await refused(form({ amount: "999999999999" }));
     expect(error.code).toBe("notEnoughMoneyOnBalance");
-    expect(error.message).toMatch(/it needs [\d\s\u00a0.]+USDT, the balance has [\d\s\u00a0.]+USDT/);
+    expect(error.message).toMatch(/it needs [\d,.]+\u00a0USDT, the balance has [\d,.]+\u00a0USDT/);
   });
 
   it("noSuitableTariffForRequest names the method, and the form stops offering it", async () => {

@@ -11,16 +11,27 @@ import {
   canCancel,
   canDecide,
   canOverrideDuplicate,
+  refusalMessage,
   requiredApprovals,
   type PayoutRules,
+  type PolicyRefusal,
+  type Verdict,
 } from "@/lib/payouts/policy";
 import { getPayoutDetail } from "@/lib/payouts/queries";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
+import { payoutWordsIn } from "../../support/i18n";
 import { createStaff } from "../../support/mirror";
 
 const ME = "00000000-0000-4000-8000-00000000000a";
 const SOMEONE = "00000000-0000-4000-8000-00000000000b";
 const me = (role: Role) => ({ id: ME, role });
+
+/** A verdict as the page and the command word it for an English reader (the reason and its sentence). */
+function worded(verdict: Verdict<PolicyRefusal>) {
+  return verdict.ok
+    ? verdict
+    : { ok: false, reason: verdict.reason, message: refusalMessage(payoutWordsIn("en").t, verdict) };
+}
 
 describe("canDecide", () => {
   const awaiting = { status: "awaiting_approval" as const, makerId: SOMEONE, approvals: [] };
@@ -28,27 +39,19 @@ describe("canDecide", () => {
   test.each([
     ["admin", { ok: true }],
     ["approver", { ok: true }],
-    ["finance", { ok: false, reason: "forbidden", message: "Your role does not allow this." }],
-    ["support", { ok: false, reason: "forbidden", message: "Your role does not allow this." }],
+    ["finance", { ok: false, reason: "forbidden" }],
+    ["support", { ok: false, reason: "forbidden" }],
   ] as const)("%s on someone else's request awaiting approval", (role, expected) => {
     expect(canDecide(awaiting, me(role))).toEqual(expected);
   });
 
   test.each(["admin", "approver"] as const)("own_request: %s never decides on their own request", (role) => {
-    expect(canDecide({ ...awaiting, makerId: ME }, me(role))).toEqual({
-      ok: false,
-      reason: "own_request",
-      message: "You created this pay-out; another person must approve or reject it.",
-    });
+    expect(canDecide({ ...awaiting, makerId: ME }, me(role))).toEqual({ ok: false, reason: "own_request" });
   });
 
   it("already_decided: an approver decides once", () => {
     const decided = { ...awaiting, approvals: [{ approverId: SOMEONE }, { approverId: ME }] };
-    expect(canDecide(decided, me("approver"))).toEqual({
-      ok: false,
-      reason: "already_decided",
-      message: "You have already decided on this pay-out.",
-    });
+    expect(canDecide(decided, me("approver"))).toEqual({ ok: false, reason: "already_decided" });
   });
 
   test.each([
@@ -60,11 +63,9 @@ describe("canDecide", () => {
     ["cancelled", "This pay-out is cancelled; it no longer takes decisions."],
     ["failed_to_submit", "This pay-out is failed to submit; it no longer takes decisions."],
   ] as const)("not_awaiting: a request %s takes no decision", (status, message) => {
-    expect(canDecide({ ...awaiting, status }, me("approver"))).toEqual({
-      ok: false,
-      reason: "not_awaiting",
-      message,
-    });
+    const verdict = canDecide({ ...awaiting, status }, me("approver"));
+    expect(verdict).toEqual({ ok: false, reason: "not_awaiting", status });
+    expect(!verdict.ok && refusalMessage(payoutWordsIn("en").t, verdict)).toBe(message);
   });
 
   it("the reasons come in this order: role, maker, earlier decision, status", () => {
@@ -89,7 +90,7 @@ describe("canCancel", () => {
     ["approver", notAllowed],
     ["support", notAllowed],
   ] as const)("%s on someone else's request awaiting approval", (role, expected) => {
-    expect(canCancel(open("awaiting_approval"), me(role))).toEqual(expected);
+    expect(worded(canCancel(open("awaiting_approval"), me(role)))).toEqual(expected);
   });
 
   test.each([
@@ -98,7 +99,7 @@ describe("canCancel", () => {
     ["approver", { ok: false, reason: "forbidden", message: "Your role does not allow this." }],
     ["support", { ok: false, reason: "forbidden", message: "Your role does not allow this." }],
   ] as const)("%s as the maker (a role changed since) on their own request", (role, expected) => {
-    expect(canCancel(open("awaiting_approval", ME), me(role))).toEqual(expected);
+    expect(worded(canCancel(open("awaiting_approval", ME), me(role)))).toEqual(expected);
   });
 
   test.each([
@@ -146,7 +147,7 @@ describe("canCancel", () => {
       },
     ],
   ] as const)("the maker on their own request %s", (status, expected) => {
-    expect(canCancel(open(status, ME), me("finance"))).toEqual(expected);
+    expect(worded(canCancel(open(status, ME), me("finance")))).toEqual(expected);
   });
 
   it("an admin is held to the status like anyone", () => {
@@ -170,7 +171,7 @@ describe("canOverrideDuplicate", () => {
       { ok: false, reason: "override_forbidden", message: "Only an admin can override the duplicate block." },
     ],
   ] as const)("%s", (role, expected) => {
-    expect(canOverrideDuplicate({ role })).toEqual(expected);
+    expect(worded(canOverrideDuplicate({ role }))).toEqual(expected);
   });
 });
 

@@ -1,6 +1,7 @@
 // The pay-out form's one schema: every bad input the issue lists, and the normalisation of good ones.
 import { describe, expect, it, test } from "vitest";
 import { explainPlatformRefusal, fieldFromMessage } from "@/lib/payouts/errors";
+import { platformWordsIn, wordedErrors } from "../../support/i18n";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { normaliseRuPhone } from "@/lib/payouts/phone";
 import { requiredApprovalsFor } from "@/lib/payouts/policy";
@@ -29,15 +30,10 @@ function card(prefix = "220070001234567"): string {
 const goodCard = card();
 const base = { ...valid, recipientNumber: goodCard };
 
-function errorsOf(input: unknown): Record<string, string[] | undefined> {
+/** The field errors in words, as the server action words them for an English reader. */
+function errorsOf(input: unknown, locale: "en" | "ru" = "en"): Record<string, string[] | undefined> {
   const r = payoutFormSchema.safeParse(input);
-  if (r.success) return {};
-  const out: Record<string, string[]> = {};
-  for (const issue of r.error.issues) {
-    const key = String(issue.path[0] ?? "_form");
-    (out[key] ??= []).push(issue.message);
-  }
-  return out;
+  return r.success ? {} : wordedErrors(r.error, locale);
 }
 
 const MB = "x".repeat(1024 * 1024);
@@ -49,7 +45,10 @@ describe("bad input is refused with a clear message on the field", () => {
     ["amount", "negative", "-10", /greater than zero/],
     ["amount", "zero", "0.0000", /greater than zero/],
     ["amount", "empty", "", /Enter the amount/],
-    ["amount", "comma separator", "10,5", /dot as the decimal separator/],
+    ["amount", "both separators (1.500,50)", "1.500,50", /can be read two ways/],
+    ["amount", "a comma before three digits (1,500)", "1,500", /can be read two ways/],
+    ["amount", "a dot before three digits (1.500)", "1.500", /can be read two ways/],
+    ["amount", "two dots", "1.500.000", /can be read two ways/],
     ["amount", "letters", "ten", /number such as/],
     ["amount", "Infinity", "Infinity", /number such as/],
     ["amount", "hex", "0x10", /number such as/],
@@ -218,6 +217,44 @@ describe("good input is normalised", () => {
   });
 });
 
+describe("amounts typed with either decimal separator", () => {
+  test.each([
+    ["1500,50", "1500.5"],
+    ["1500.50", "1500.5"],
+    ["1 500,50", "1500.5"],
+    ["1\u00a0500.50", "1500.5"],
+    ["10,5", "10.5"],
+    ["0,0001", "0.0001"],
+    ["1,5000", "1.5"],
+    ["0,500", "0.5"],
+    ["1500", "1500"],
+  ])("%j is sent as %j", (typed, sent) => {
+    expect(payoutFormSchema.parse({ ...base, amount: typed }).amount).toBe(sent);
+  });
+
+  test.each([
+    ["1.500,50", "Сумму можно прочитать двояко"],
+    ["1,500", "Сумму можно прочитать двояко"],
+    ["1,23456", "Не больше 4 знаков после запятой"],
+    ["-5", "Сумма должна быть больше нуля"],
+    ["", "Введите сумму"],
+  ])("%j is refused in Russian: %s", (typed, message) => {
+    expect(errorsOf({ ...base, amount: typed }, "ru").amount?.join(" ")).toContain(message);
+  });
+
+  it("a Russian reader gets every field's message in Russian", () => {
+    const errors = errorsOf(
+      { ...base, recipientNumber: "4276abcd12345678", clientIP: "127.0.0.1", bankName: "" },
+      "ru",
+    );
+    expect(errors.bankName).toEqual(["Выберите банк получателя."]);
+    expect(errors.clientIP?.[0]).toMatch(/^127\.0\.0\.1 не может быть адресом конечного клиента/);
+    expect(errorsOf({ ...base, recipientNumber: "4276380012345" }, "ru").recipientNumber).toEqual([
+      "В номере карты от 16 до 19 цифр (здесь 13 цифр).",
+    ]);
+  });
+});
+
 describe("the request state machine", () => {
   it("allows exactly the documented moves", () => {
     const allowed = PAYOUT_STATUSES.flatMap((from) =>
@@ -299,12 +336,10 @@ describe("platform errors in words, always with the traceID", () => {
     ["internalError", "User data not found", /credentials/],
     ["somethingNew", "?", /code somethingNew/],
   ])("%s", (codeError, message, expected) => {
-    const explained = explainPlatformRefusal({
-      codeError,
-      message,
-      traceID: "trace-1",
-      paymentMethod: "toCard",
-    });
+    const explained = explainPlatformRefusal(
+      { codeError, message, traceID: "trace-1", paymentMethod: "toCard" },
+      platformWordsIn("en"),
+    );
     expect(explained.message).toMatch(expected);
     expect(explained.traceID).toBe("trace-1");
   });

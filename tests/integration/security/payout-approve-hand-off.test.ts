@@ -22,6 +22,8 @@ import type { StaffActor } from "@/lib/audit/log";
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 const queue = vi.hoisted(() => ({ sent: [] as Array<{ name: string; data: unknown }>, down: false }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// Actions read the request's language (Accept-Language): no request here, no header.
+vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
 // The web server's send-only queue, recorded here; one test below goes through the real pg-boss.
 vi.mock("@/lib/queue/enqueue", () => ({
   enqueueJob: async () => null,

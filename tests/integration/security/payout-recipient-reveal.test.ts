@@ -10,6 +10,8 @@ import { createStaff } from "../../support/mirror";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// Actions read the request's language (Accept-Language): no request here, no header.
+vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
 
 const db = getDb();
 const FULL = "2200700012345675";

@@ -10,6 +10,7 @@ import { fullLinkSchema, payInSchema, prepareLinkSchema } from "@/lib/payins/sch
 import { cancelSchema, decisionSchema, payoutFormSchema } from "@/lib/payouts/schemas";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { createUserSchema } from "@/lib/users/schemas";
+import { wordedErrors } from "../../support/i18n";
 import { createStaff } from "../../support/mirror";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
@@ -93,10 +94,10 @@ const payIn = {
 };
 const payoutId = randomUUID();
 
-/** The messages of one field, or [] when the schema accepts the input. */
+/** The messages of one field in words (as the server action words them), or [] when the schema accepts it. */
 function errorsOn(schema: z.ZodType, input: unknown, field: string): string[] {
   const r = schema.safeParse(input);
-  return r.success ? [] : r.error.issues.filter((i) => i.path[0] === field).map((i) => i.message);
+  return r.success ? [] : (wordedErrors(r.error)[field] ?? []);
 }
 
 type Field = {

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, test, vi } from 
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import { luhnValid } from "@/lib/payouts/luhn";
+import { word } from "../../support/i18n";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { forgetCachedSettings, saveSetting } from "@/lib/settings/settings";
-import { checkWebhookUrl, webhookUrlProblem } from "@/lib/webhooks/callback-url";
+import { checkWebhookUrl, webhookUrlProblem as problemOf } from "@/lib/webhooks/callback-url";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
@@ -20,6 +21,9 @@ vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.7" }),
 }));
+
+/** The refusal in words, as the pay-out form shows it to an English reader (null when the URL may be sent). */
+const webhookUrlProblem = (url: string, options: { allowPrivate: boolean }) => word(problemOf(url, options));
 
 /** Addresses inside a network, in the spellings a URL parser accepts: refused unless the setting allows. */
 const PRIVATE: Array<[string, string]> = [
@@ -222,7 +226,7 @@ describe("the create action", () => {
 
   it("accepts a private webhook URL once an admin allows it, and stores the parsed form", async () => {
     const a = await actions();
-    expect(await checkWebhookUrl("http://0x7f.1/hook")).toMatch(/local or private/);
+    expect(word(await checkWebhookUrl("http://0x7f.1/hook"))).toMatch(/local or private/);
     await setAllowPrivate(true);
     try {
       expect(await checkWebhookUrl("http://0x7f.1/hook")).toBeNull();
@@ -240,7 +244,7 @@ describe("the create action", () => {
     } finally {
       await setAllowPrivate(false);
     }
-    expect(await checkWebhookUrl("http://0x7f.1/hook")).toMatch(/local or private/);
+    expect(word(await checkWebhookUrl("http://0x7f.1/hook"))).toMatch(/local or private/);
   });
 
   it("accepts a public webhook URL", async () => {

@@ -1,7 +1,11 @@
 // The pure pay-out rules as tables: approvals needed, balance sufficiency, the duplicate message, the
 // request sent to the platform, platform refusals in words, the state machine, card and phone checks.
 import { describe, expect, test } from "vitest";
-import { explainPlatformRefusal, fieldFromMessage } from "@/lib/payouts/errors";
+import {
+  explainPlatformRefusal as explainIn,
+  fieldFromMessage,
+  type PlatformRefusal,
+} from "@/lib/payouts/errors";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { normaliseRuPhone } from "@/lib/payouts/phone";
 import {
@@ -16,13 +20,16 @@ import {
   IllegalTransitionError,
   OPEN_STATUSES,
   PAYOUT_STATUSES,
-  STATUS_LABELS,
   TRANSITIONS,
   assertMove,
   isFinalPayoutStatus,
 } from "@/lib/payouts/state";
 import { requiredApprovalsFor } from "@/lib/payouts/policy";
 import { creationFor } from "@/lib/payouts/submit";
+import { payoutWordsIn, platformWordsIn } from "../../support/i18n";
+
+/** The explanation as an English reader gets it. */
+const explainPlatformRefusal = (refusal: PlatformRefusal) => explainIn(refusal, platformWordsIn("en"));
 
 const NB = "\u00a0";
 
@@ -124,11 +131,11 @@ describe("the duplicate guard's message", () => {
       "a pay-out request to this recipient for this amount is already approved.",
     ],
   ] as const)("%j", (duplicates, what) => {
-    expect(describeDuplicates([...duplicates])).toBe(`Blocked: ${what}${tail}`);
+    expect(describeDuplicates([...duplicates], payoutWordsIn("en"))).toBe(`Blocked: ${what}${tail}`);
   });
 
   test("nothing duplicated: no message", () => {
-    expect(describeDuplicates([])).toBe("");
+    expect(describeDuplicates([], payoutWordsIn("en"))).toBe("");
   });
 });
 
@@ -235,6 +242,7 @@ describe("platform refusals in words", () => {
       codeError: null,
       traceID: "trace-9",
       message,
+      platformMessage: null,
     });
   });
 
@@ -278,27 +286,45 @@ describe("platform refusals in words", () => {
     );
   });
 
-  test("invalidRequestParameters: the field and the platform's words (cut at 300 characters)", () => {
+  test("invalidRequestParameters: the field in our words, the platform's words beside them unchanged", () => {
     expect(
       explainPlatformRefusal({
         ...base,
         codeError: "invalidRequestParameters",
         message: "Field 'number': must be 16-19 digits",
-      }).message,
-    ).toBe(
-      "The platform refused the request as malformed: field number. The platform said: “Field 'number': must be 16-19 digits”.",
-    );
-    expect(explainPlatformRefusal({ ...base, codeError: "invalidRequestParameters" }).message).toBe(
-      "The platform refused the request as malformed.",
-    );
-    const long = `bad ${"x".repeat(400)}`;
+      }),
+    ).toMatchObject({
+      message: "The platform refused the request as malformed: field number.",
+      platformMessage: "Field 'number': must be 16-19 digits",
+    });
+    expect(explainPlatformRefusal({ ...base, codeError: "invalidRequestParameters" })).toMatchObject({
+      message: "The platform refused the request as malformed.",
+      platformMessage: null,
+    });
+    const long = `bad ${"x".repeat(1400)}`;
     const explained = explainPlatformRefusal({
       ...base,
       codeError: "invalidRequestParameters",
       message: long,
     });
-    expect(explained.message).toBe(
-      `The platform refused the request as malformed. The platform said: “${long.slice(0, 300)}”.`,
+    expect(explained.message).toBe("The platform refused the request as malformed.");
+    expect(explained.platformMessage).toBe(long.slice(0, 1000));
+  });
+
+  test("the nested dialect's coarse validationError reads as a malformed request", () => {
+    expect(
+      explainPlatformRefusal({
+        ...base,
+        codeError: null,
+        codeErrorClass: "validationError",
+        kind: "business",
+      }),
+    ).toMatchObject({
+      code: "invalidRequestParameters",
+      message: "The platform refused the request as malformed.",
+    });
+    expect(explainPlatformRefusal({ ...base, codeError: "validationError" }).code).toBe(
+      "invalidRequestParameters",
     );
   });
 
@@ -340,7 +366,7 @@ describe("the field an invalidRequestParameters message names", () => {
 });
 
 describe("the request state machine", () => {
-  test("every status and its label", () => {
+  test("every status, with a name in both languages", () => {
     expect([...PAYOUT_STATUSES]).toEqual([
       "draft",
       "awaiting_approval",
@@ -351,16 +377,26 @@ describe("the request state machine", () => {
       "cancelled",
       "failed_to_submit",
     ]);
-    expect(STATUS_LABELS).toEqual({
-      draft: "draft",
-      awaiting_approval: "awaiting approval",
-      approved: "approved",
-      submitting: "submitting",
-      submitted: "submitted",
-      rejected: "rejected",
-      cancelled: "cancelled",
-      failed_to_submit: "failed to submit",
-    });
+    expect(PAYOUT_STATUSES.map((s) => payoutWordsIn("en").t(`statuses.${s}`))).toEqual([
+      "draft",
+      "awaiting approval",
+      "approved",
+      "submitting",
+      "submitted",
+      "rejected",
+      "cancelled",
+      "failed to submit",
+    ]);
+    expect(PAYOUT_STATUSES.map((s) => payoutWordsIn("ru").t(`statuses.${s}`))).toEqual([
+      "черновик",
+      "ждёт согласования",
+      "согласована",
+      "отправляется",
+      "отправлена",
+      "отклонена",
+      "отменена",
+      "не принята платформой",
+    ]);
   });
 
   test("the moves, written out", () => {
