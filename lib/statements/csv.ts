@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { csvCell, csvLine } from "@/lib/operations/csv";
-import { statementLabels as L } from "@/lib/statements/labels";
+import { statementLabels } from "@/lib/statements/labels";
 import type { StatementDocument } from "@/lib/statements/document";
 import { Decimal } from "@/lib/money/decimal";
 
@@ -20,6 +20,7 @@ function write(out: Writable, text: string): Promise<void> {
 /** CSV: the summary as label/value lines, a blank line, then every posting and a totals line. */
 export async function writeStatementCsv(doc: StatementDocument, out: Writable): Promise<void> {
   const s = doc.summary;
+  const L = statementLabels(doc.locale);
   const t = (v: string) => csvCell(v, { text: true });
   const summary: [string, string][] = [
     [L.title, doc.merchant],

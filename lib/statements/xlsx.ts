@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { Decimal } from "@/lib/money/decimal";
 import type { StatementDocument } from "@/lib/statements/document";
-import { statementLabels as L } from "@/lib/statements/labels";
+import { statementLabels } from "@/lib/statements/labels";
 
 // Spreadsheet cells are numbers (doubles) by nature: amounts are exact decimal strings up to here and
 // become numbers only as cell values, shown with four decimals.
@@ -35,6 +35,7 @@ async function compressorDrained(sheet: ExcelJS.Worksheet): Promise<void> {
  */
 export async function writeStatementXlsx(doc: StatementDocument, out: Writable): Promise<void> {
   const s = doc.summary;
+  const L = statementLabels(doc.locale);
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,

@@ -7,9 +7,22 @@ import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 
+/** What went wrong, as a catalog key (admin.users.errors.<code>) with its values; the message is English for the command line. */
+export type UserErrorCode = "exists" | "unknownEmail";
+
 export class UserError extends Error {
   override name = "UserError";
+  constructor(
+    readonly code: UserErrorCode,
+    readonly values: { email: string },
+    message: string,
+  ) {
+    super(message);
+  }
 }
+
+/** Why a change would lock the administration out (admin.users.errors.<problem>). */
+export type LockoutProblem = "disableSelf" | "changeOwnRole" | "lastAdmin";
 
 const publicFields = {
   id: true,
@@ -30,7 +43,7 @@ async function findByEmail(email: string) {
     where: { email: emailSchema.parse(email) },
     select: publicFields,
   });
-  if (!user) throw new UserError(`No user with email ${email}.`);
+  if (!user) throw new UserError("unknownEmail", { email }, `No user with email ${email}.`);
   return user;
 }
 
@@ -42,7 +55,7 @@ export async function createUser(
   const passwordHash = await hashPassword(data.password);
   return getDb().$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } })) {
-      throw new UserError(`A user with email ${data.email} already exists.`);
+      throw new UserError("exists", { email: data.email }, `A user with email ${data.email} already exists.`);
     }
     const user = await tx.user.create({
       data: { email: data.email, role: data.role, name: data.name, passwordHash },
@@ -79,16 +92,14 @@ export async function lockoutProblem(
   me: { id: string },
   user: { id: string; role: Role },
   change: Role | "disable",
-): Promise<string | null> {
+): Promise<LockoutProblem | null> {
   if (change !== "disable" && can(change, "users.manage")) return null;
-  if (user.id === me.id) {
-    return change === "disable" ? "You cannot disable yourself." : "You cannot change your own role.";
-  }
+  if (user.id === me.id) return change === "disable" ? "disableSelf" : "changeOwnRole";
   if (!can(user.role, "users.manage")) return null;
   const otherManagers = await getDb().user.count({
     where: { role: { in: rolesWith("users.manage") }, disabledAt: null, id: { not: user.id } },
   });
-  return otherManagers === 0 ? "This is the last enabled admin: make someone else admin first." : null;
+  return otherManagers === 0 ? "lastAdmin" : null;
 }
 
 export async function setRole(actor: Actor, email: string, role: string) {

@@ -1,53 +1,68 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { DriftDecision } from "@/components/reconciliation/drift-decision";
 import { RunNow } from "@/components/reconciliation/run-now";
 import { Alert } from "@/components/ui/alert";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
+import { requestPreferences } from "@/lib/i18n/request-locale";
+import { translatorFor } from "@/lib/i18n/server";
+import { parseLocalized } from "@/lib/i18n/validation";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
-import { formatInZone } from "@/lib/time/zone";
+import { formatDateTime } from "@/lib/time/zone";
 import { HeaderRow } from "@/components/ui/header-row";
 
-export const metadata: Metadata = { title: "Reconciliation" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("reconciliation");
+  return { title: t("title") };
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-const when = (iso: string | null) => (iso ? formatInZone(new Date(iso), "UTC") : "—");
 const short = (v: unknown) => (v === null || v === undefined ? "—" : JSON.stringify(v));
 
 export default async function ReconciliationPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requirePagePermission("reconciliation.read");
   const raw = await searchParams;
-  const parsed = driftFilterSchema.safeParse({ state: first(raw.state), page: first(raw.page) });
+  const { locale, timeZone } = await requestPreferences();
+  // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
+  const t = await translatorFor("reconciliation");
+  const when = (iso: string | null) => (iso ? formatDateTime(new Date(iso), timeZone, locale) : "—");
+  const word = (key: string, code: string) => (t.has(key as "title") ? t(key as "title") : code);
+  const parsed = parseLocalized(
+    driftFilterSchema,
+    { state: first(raw.state), page: first(raw.page) },
+    locale,
+  );
   const filter = parsed.success ? parsed.data : driftFilterSchema.parse({});
   const [runs, drift, counts] = await Promise.all([listRuns(), listDrift(filter), driftCounts()]);
   const mayDecide = can(user.role, "reconciliation.resolve");
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Reconciliation</h1>
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
       {can(user.role, "reconciliation.run") && <RunNow />}
 
       <section className="space-y-2">
-        <h2 className="text-lg font-semibold">Runs</h2>
+        <h2 className="text-lg font-semibold">{t("runs.title")}</h2>
         {runs.length === 0 ? (
-          <p className="text-sm text-zinc-500">No runs yet.</p>
+          <p className="text-sm text-zinc-500">{t("runs.none")}</p>
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="runs-table">
               <thead className="text-xs text-zinc-500">
                 <HeaderRow
                   labels={[
-                    "Started (UTC)",
-                    "Kind",
-                    "Status",
-                    "Finished",
-                    "Pages",
-                    "Seen",
-                    "Inserted",
-                    "Updated",
-                    "Drift",
-                    "Note",
+                    t("runs.columns.started", { zone: timeZone }),
+                    t("runs.columns.kind"),
+                    t("runs.columns.status"),
+                    t("runs.columns.finished"),
+                    t("runs.columns.pages"),
+                    t("runs.columns.seen"),
+                    t("runs.columns.inserted"),
+                    t("runs.columns.updated"),
+                    t("runs.columns.drift"),
+                    t("runs.columns.note"),
                   ]}
                 />
               </thead>
@@ -59,9 +74,9 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                     className="border-t border-zinc-200 dark:border-zinc-800"
                   >
                     <td className="whitespace-nowrap px-2 py-1">{when(r.startedAt)}</td>
-                    <td className="px-2 py-1">{r.kind}</td>
+                    <td className="px-2 py-1">{word(`runs.kinds.${r.kind}`, r.kind)}</td>
                     <td className="px-2 py-1" data-testid="run-status">
-                      {r.status}
+                      {word(`runs.statuses.${r.status}`, r.status)}
                     </td>
                     <td className="whitespace-nowrap px-2 py-1">{when(r.finishedAt)}</td>
                     <td className="px-2 py-1">{r.pages}</td>
@@ -81,11 +96,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
       </section>
 
       <section className="space-y-2">
-        <h2 className="text-lg font-semibold">Drift items</h2>
+        <h2 className="text-lg font-semibold">{t("drift.title")}</h2>
         {!parsed.success && (
-          <Alert tone="error">{parsed.error.issues[0]?.message ?? "Check the filter."}</Alert>
+          <Alert tone="error">{Object.values(parsed.fieldErrors).flat()[0] ?? t("drift.checkFilter")}</Alert>
         )}
-        <nav aria-label="Drift state" className="flex gap-2 text-sm">
+        <nav aria-label={t("drift.stateNav")} className="flex gap-2 text-sm">
           {driftStates.map((s) => (
             <Link
               key={s}
@@ -93,20 +108,25 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               aria-current={filter.state === s ? "page" : undefined}
               className="rounded-md px-2 py-1 aria-[current=page]:bg-zinc-200 dark:aria-[current=page]:bg-zinc-800"
             >
-              {s} ({counts[s]})
+              {t(`drift.states.${s}`)} ({counts[s]})
             </Link>
           ))}
         </nav>
         {drift.rows.length === 0 ? (
-          <p className="text-sm text-zinc-500">No {filter.state} drift items.</p>
+          <p className="text-sm text-zinc-500">{t("drift.none", { state: filter.state })}</p>
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm" data-testid="drift-table">
               <thead className="text-xs text-zinc-500">
                 <HeaderRow
                   labels={[
-                    ...["Found (UTC)", "Kind", "Operation", "Mirror", "Platform", "Note"],
-                    ...(mayDecide && filter.state !== "resolved" ? ["Decision"] : []),
+                    t("drift.columns.found", { zone: timeZone }),
+                    t("drift.columns.kind"),
+                    t("drift.columns.operation"),
+                    t("drift.columns.mirror"),
+                    t("drift.columns.platform"),
+                    t("drift.columns.note"),
+                    ...(mayDecide && filter.state !== "resolved" ? [t("drift.columns.decision")] : []),
                   ]}
                 />
               </thead>
@@ -119,7 +139,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                   >
                     <td className="whitespace-nowrap px-2 py-1">{when(d.createdAt)}</td>
                     <td className="px-2 py-1">
-                      {d.kind}
+                      {t(`drift.kinds.${d.kind}`)}
                       {d.fields.length > 0 && (
                         <span className="block text-xs text-zinc-500" data-testid="drift-fields">
                           {d.fields.join(", ")}
@@ -140,14 +160,15 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                     <td className="px-2 py-1 text-xs">
                       {d.repairedAt && (
                         <span className="block text-zinc-500" data-testid="drift-repaired">
-                          repaired {when(d.repairedAt)} from the platform
-                          {d.sourceRef ? ` (traceID ${d.sourceRef})` : ""}
+                          {d.sourceRef
+                            ? t("drift.repairedTrace", { at: when(d.repairedAt), traceID: d.sourceRef })
+                            : t("drift.repaired", { at: when(d.repairedAt) })}
                         </span>
                       )}
                       {d.note ?? ""}
                       {d.resolvedBy && (
                         <span className="block text-zinc-500">
-                          resolved by {d.resolvedBy} {when(d.resolvedAt)}
+                          {t("drift.resolvedBy", { email: d.resolvedBy, at: when(d.resolvedAt) })}
                         </span>
                       )}
                     </td>
@@ -168,7 +189,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               href={`/reconciliation?state=${filter.state}&page=${filter.page - 1}`}
               className="underline"
             >
-              Newer
+              {t("drift.newer")}
             </Link>
           )}
           {drift.hasMore && (
@@ -176,7 +197,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               href={`/reconciliation?state=${filter.state}&page=${filter.page + 1}`}
               className="underline"
             >
-              Older
+              {t("drift.older")}
             </Link>
           )}
         </div>

@@ -1,26 +1,44 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { CreateUserForm } from "@/components/admin/create-user-form";
 import { UserRow } from "@/components/admin/user-row";
 import { requirePagePermission } from "@/lib/auth/session";
-import { formatInZone } from "@/lib/time/zone";
+import { requestPreferences } from "@/lib/i18n/request-locale";
+import { translatorFor } from "@/lib/i18n/server";
+import { formatDateTime } from "@/lib/time/zone";
 import { listUsers } from "@/lib/users/service";
 import { HeaderRow } from "@/components/ui/header-row";
 
-export const metadata: Metadata = { title: "Users" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("admin.users");
+  return { title: t("title") };
+}
 
 export default async function UsersPage() {
   const me = await requirePagePermission("users.manage");
   const users = await listUsers();
+  const { locale, timeZone } = await requestPreferences();
+  // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
+  const t = await translatorFor("admin");
   return (
     <section className="space-y-4">
-      <h1 className="text-2xl font-semibold">Users</h1>
-      <h2 className="text-lg font-semibold">New user</h2>
+      <h1 className="text-2xl font-semibold">{t("users.title")}</h1>
+      <h2 className="text-lg font-semibold">{t("users.newUser")}</h2>
       <CreateUserForm />
-      <h2 className="text-lg font-semibold">Staff</h2>
+      <h2 className="text-lg font-semibold">{t("users.staff")}</h2>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="users-table">
           <thead className="text-xs text-zinc-500">
-            <HeaderRow labels={["Email", "Name", "Role", "State", "Last sign-in (UTC)", "Actions"]} />
+            <HeaderRow
+              labels={[
+                t("users.columns.email"),
+                t("users.columns.name"),
+                t("users.columns.role"),
+                t("users.columns.state"),
+                t("users.columns.lastSignIn", { zone: timeZone }),
+                t("users.columns.actions"),
+              ]}
+            />
           </thead>
           <tbody>
             {users.map((u) => (
@@ -32,7 +50,7 @@ export default async function UsersPage() {
                   name: u.name,
                   role: u.role,
                   disabled: u.disabledAt !== null,
-                  lastSignInAt: u.lastSignInAt ? formatInZone(u.lastSignInAt, "UTC") : null,
+                  lastSignInAt: u.lastSignInAt ? formatDateTime(u.lastSignInAt, timeZone, locale) : null,
                   isMe: u.id === me.id,
                 }}
               />
