@@ -3,7 +3,6 @@ import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { cliActor } from "../lib/audit/log";
 import { roles } from "../lib/auth/permissions";
-import { localizedFieldErrors } from "../lib/i18n/validation";
 import {
   createUser,
   disableUser,
@@ -87,9 +86,7 @@ try {
 } catch (error) {
   const message =
     error instanceof ZodError
-      ? Object.entries(localizedFieldErrors(error, "en"))
-          .map(([field, problems]) => `${field} ${problems?.join(", ")}`)
-          .join("; ")
+      ? error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")
       : error instanceof Error
         ? error.message
         : String(error);

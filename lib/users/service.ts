@@ -1,10 +1,13 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { createTranslator } from "next-intl";
+import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";
 import { endAllSessions } from "@/lib/auth/session-store";
 import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
+import { messagesFor } from "@/lib/i18n/messages";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 
 /** What went wrong, as a catalog key (admin.users.errors.<code>) with its values; the message is English for the command line. */
@@ -34,13 +37,32 @@ const publicFields = {
   createdAt: true,
 } as const;
 
+/**
+ * Parses input given to these functions directly (the command line, scripts/user.ts; the server actions
+ * validate first, in the user's language). A refusal is thrown with the schemas' catalog keys worded
+ * in English.
+ */
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const t = createTranslator({ locale: "en", messages: messagesFor("en") });
+  const issues = parsed.error.issues.map((issue) => {
+    if (!t.has(issue.message as never)) return issue;
+    const values: Record<string, string> = {};
+    if ("minimum" in issue) values.minimum = String(issue.minimum);
+    if ("maximum" in issue) values.maximum = String(issue.maximum);
+    return { ...issue, message: t(issue.message as never, values as never) };
+  });
+  throw new z.ZodError(issues);
+}
+
 export function generatePassword(): string {
   return randomBytes(12).toString("base64url");
 }
 
 async function findByEmail(email: string) {
   const user = await getDb().user.findUnique({
-    where: { email: emailSchema.parse(email) },
+    where: { email: parse(emailSchema, email) },
     select: publicFields,
   });
   if (!user) throw new UserError("unknownEmail", { email }, `No user with email ${email}.`);
@@ -51,7 +73,7 @@ export async function createUser(
   actor: Actor,
   input: { email: string; role: string; name?: string; password: string },
 ) {
-  const data = createUserSchema.parse(input);
+  const data = parse(createUserSchema, input);
   const passwordHash = await hashPassword(data.password);
   return getDb().$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } })) {
@@ -103,7 +125,7 @@ export async function lockoutProblem(
 }
 
 export async function setRole(actor: Actor, email: string, role: string) {
-  const next: Role = roleSchema.parse(role);
+  const next: Role = parse(roleSchema, role);
   const user = await findByEmail(email);
   return getDb().$transaction(async (tx) => {
     const updated = await tx.user.update({
@@ -146,7 +168,7 @@ export async function disableUser(actor: Actor, email: string) {
 /** Sets a new password, clears any lock and ends existing sessions. */
 export async function resetPassword(actor: Actor, email: string, password: string) {
   const user = await findByEmail(email);
-  const passwordHash = await hashPassword(passwordSchema.parse(password));
+  const passwordHash = await hashPassword(parse(passwordSchema, password));
   await getDb().$transaction(async (tx) => {
     await tx.user.update({
       where: { id: user.id },

@@ -46,11 +46,12 @@ const data: ChartsData = {
 // The charts take their words from the catalogs, as the page's provider hands them down.
 const render = (locale: "en" | "ru") =>
   renderToStaticMarkup(
-    createElement(
-      NextIntlClientProvider,
-      { locale, timeZone: "UTC", messages: { balance: locale === "en" ? enBalance : ruBalance } },
-      createElement(BalanceCharts, { data }),
-    ),
+    createElement(NextIntlClientProvider, {
+      locale,
+      timeZone: "UTC",
+      messages: { balance: locale === "en" ? enBalance : ruBalance },
+      children: createElement(BalanceCharts, { data }),
+    }),
   );
 
 describe("balance charts", () => {
