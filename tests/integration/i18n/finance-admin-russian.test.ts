@@ -182,7 +182,9 @@ describe("reconciliation and statements actions", () => {
     ).toMatchObject({ ok: false, message: "Последний день раньше первого." });
     const zone = await issueStatementAction({ period: "last-month", tz: "Mars/Olympus" });
     if (zone.ok || !("fieldErrors" in zone)) throw new Error("expected field errors");
-    expect(zone.fieldErrors.tz).toEqual(["Неизвестный часовой пояс."]);
+    expect((zone.fieldErrors as Record<string, string[] | undefined>).tz).toEqual([
+      "Неизвестный часовой пояс.",
+    ]);
     const kind = await annotateMovementAction({ id: randomUUID(), kind: "gift" });
     if (kind.ok || !("fieldErrors" in kind)) throw new Error("expected field errors");
     expect(kind.fieldErrors.kind).toEqual(["Выберите пополнение, вывод средств или корректировку."]);

@@ -1,12 +1,16 @@
 // The balance page's charts are server-rendered SVG: exact amounts in the tooltips, one bar segment per
 // status, no chart code for the browser.
 import { NextIntlClientProvider } from "next-intl";
-import { createElement } from "react";
+import { createElement, type ComponentProps, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import BalanceCharts, { type ChartsData } from "@/components/balance/charts";
 import enBalance from "@/messages/en/balance.json";
 import ruBalance from "@/messages/ru/balance.json";
+
+type ProviderProps = ComponentProps<typeof NextIntlClientProvider>;
+const withLanguage = (props: Omit<ProviderProps, "children">, child: ReactNode) =>
+  createElement(NextIntlClientProvider, props as ProviderProps, child);
 
 const data: ChartsData = {
   balance: [
@@ -46,12 +50,14 @@ const data: ChartsData = {
 // The charts take their words from the catalogs, as the page's provider hands them down.
 const render = (locale: "en" | "ru") =>
   renderToStaticMarkup(
-    createElement(NextIntlClientProvider, {
-      locale,
-      timeZone: "UTC",
-      messages: { balance: locale === "en" ? enBalance : ruBalance },
-      children: createElement(BalanceCharts, { data }),
-    }),
+    withLanguage(
+      {
+        locale,
+        timeZone: "UTC",
+        messages: { balance: locale === "en" ? enBalance : ruBalance },
+      },
+      createElement(BalanceCharts, { data }),
+    ),
   );
 
 describe("balance charts", () => {

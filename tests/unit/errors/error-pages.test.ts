@@ -1,7 +1,7 @@
 // The error panel speaks the reader's language; the global error page (no language provider: the root
 // layout itself failed) renders on the server in both languages until the browser names its own.
 import { NextIntlClientProvider } from "next-intl";
-import { createElement } from "react";
+import { createElement, type ComponentProps, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import GlobalError from "@/app/global-error";
@@ -10,17 +10,23 @@ import { databaseUnavailableDigest } from "@/lib/errors/digest";
 import enErrors from "@/messages/en/errors.json";
 import ruErrors from "@/messages/ru/errors.json";
 
+type ProviderProps = ComponentProps<typeof NextIntlClientProvider>;
+const withLanguage = (props: Omit<ProviderProps, "children">, child: ReactNode) =>
+  createElement(NextIntlClientProvider, props as ProviderProps, child);
+
 const REQUEST_ID = "0b6c6a8e-3f7e-4f7a-9d59-2f1f0c1e7a11";
 const retry = () => {};
 
 function panel(locale: "en" | "ru", error: unknown) {
   return renderToStaticMarkup(
-    createElement(NextIntlClientProvider, {
-      locale,
-      timeZone: "UTC",
-      messages: { errors: locale === "en" ? enErrors : ruErrors },
-      children: createElement(ErrorPanel, { error, retry }),
-    }),
+    withLanguage(
+      {
+        locale,
+        timeZone: "UTC",
+        messages: { errors: locale === "en" ? enErrors : ruErrors },
+      },
+      createElement(ErrorPanel, { error, retry }),
+    ),
   );
 }
 
