@@ -1,5 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -11,6 +12,8 @@ import { createUserAction } from "@/lib/actions/users";
 type Errors = Record<string, string[] | undefined>;
 
 export function CreateUserForm() {
+  const t = useTranslations("admin.users.create");
+  const roleName = useTranslations("shell.roles");
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [errors, setErrors] = useState<Errors>({});
@@ -36,7 +39,7 @@ export function CreateUserForm() {
             setErrors({});
             setMessage({
               ok: true,
-              text: `Created ${r.user.email} (${r.user.role}).`,
+              text: t("created", { email: r.user.email, role: roleName(r.user.role) }),
               password: r.generated ?? undefined,
             });
             form.reset();
@@ -48,24 +51,24 @@ export function CreateUserForm() {
         });
       }}
     >
-      <Field label="Email" name="email" type="email" required errors={errors.email} />
-      <Field label="Name" name="name" errors={errors.name} />
-      <Select label="Role" name="role" defaultValue="support" errors={errors.role}>
+      <Field label={t("email")} name="email" type="email" required errors={errors.email} />
+      <Field label={t("name")} name="name" errors={errors.name} />
+      <Select label={t("role")} name="role" defaultValue="support" errors={errors.role}>
         {roles.map((r) => (
           <option key={r} value={r}>
-            {r}
+            {roleName(r)}
           </option>
         ))}
       </Select>
       <Field
-        label="Password (empty: generate)"
+        label={t("password")}
         name="password"
         type="password"
         autoComplete="new-password"
         errors={errors.password}
       />
       <Button type="submit" disabled={pending}>
-        Create user
+        {t("submit")}
       </Button>
       {message && (
         <div className="sm:col-span-2 lg:col-span-5">
@@ -73,7 +76,7 @@ export function CreateUserForm() {
             {message.text}
             {message.password && (
               <span className="block">
-                Initial password (shown once, give it to the user privately):{" "}
+                {t("initialPassword")}{" "}
                 <code data-testid="generated-password" className="font-mono">
                   {message.password}
                 </code>

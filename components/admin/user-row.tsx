@@ -1,9 +1,12 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { roles } from "@/lib/auth/permissions";
+import { roles, type Role } from "@/lib/auth/permissions";
 import { disableUserAction, resetUserPasswordAction, setUserRoleAction } from "@/lib/actions/users";
+
+const isRole = (value: string): value is Role => (roles as readonly string[]).includes(value);
 
 export type UserRowData = {
   id: string;
@@ -16,6 +19,8 @@ export type UserRowData = {
 };
 
 export function UserRow({ user }: { user: UserRowData }) {
+  const t = useTranslations("admin.users");
+  const roleName = useTranslations("shell.roles");
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -25,7 +30,7 @@ export function UserRow({ user }: { user: UserRowData }) {
   ) =>
     startTransition(async () => {
       const r = await fn();
-      setMessage(r.ok ? { ok: true, text: done } : { ok: false, text: r.message ?? "Not saved." });
+      setMessage(r.ok ? { ok: true, text: done } : { ok: false, text: r.message ?? t("notSaved") });
       if (r.ok) router.refresh();
     });
   const roleId = `role-${user.id}`;
@@ -37,12 +42,12 @@ export function UserRow({ user }: { user: UserRowData }) {
     >
       <td className="px-2 py-1">
         {user.email}
-        {user.isMe && <span className="ml-1 text-xs text-zinc-500">(you)</span>}
+        {user.isMe && <span className="ml-1 text-xs text-zinc-500">{t("you")}</span>}
       </td>
       <td className="px-2 py-1">{user.name ?? ""}</td>
       <td className="px-2 py-1">
         <label htmlFor={roleId} className="sr-only">
-          Role of {user.email}
+          {t("roleOf", { email: user.email })}
         </label>
         <select
           id={roleId}
@@ -50,21 +55,24 @@ export function UserRow({ user }: { user: UserRowData }) {
           disabled={pending || user.disabled || user.isMe}
           onChange={(e) => {
             const role = e.target.value;
-            run(() => setUserRoleAction({ userId: user.id, role }), `Role changed to ${role}.`);
+            run(
+              () => setUserRoleAction({ userId: user.id, role }),
+              t("roleChanged", { role: isRole(role) ? roleName(role) : role }),
+            );
           }}
           className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
         >
           {roles.map((r) => (
             <option key={r} value={r}>
-              {r}
+              {roleName(r)}
             </option>
           ))}
         </select>
       </td>
       <td className="px-2 py-1" data-testid="user-state">
-        {user.disabled ? "disabled" : "active"}
+        {user.disabled ? t("disabled") : t("active")}
       </td>
-      <td className="whitespace-nowrap px-2 py-1 text-xs">{user.lastSignInAt ?? "never"}</td>
+      <td className="whitespace-nowrap px-2 py-1 text-xs">{user.lastSignInAt ?? t("never")}</td>
       <td className="px-2 py-1">
         <div className="flex flex-wrap gap-1">
           {!user.disabled && !user.isMe && (
@@ -73,11 +81,11 @@ export function UserRow({ user }: { user: UserRowData }) {
               variant="secondary"
               disabled={pending}
               onClick={() => {
-                if (window.confirm(`Disable ${user.email}? Their sessions end at once.`))
-                  run(() => disableUserAction({ userId: user.id }), "Disabled; sessions ended.");
+                if (window.confirm(t("confirmDisable", { email: user.email })))
+                  run(() => disableUserAction({ userId: user.id }), t("disabledDone"));
               }}
             >
-              Disable
+              {t("disable")}
             </Button>
           )}
           {!user.disabled && (
@@ -90,13 +98,13 @@ export function UserRow({ user }: { user: UserRowData }) {
                   const r = await resetUserPasswordAction({ userId: user.id });
                   setMessage(
                     r.ok
-                      ? { ok: true, text: `New password (shown once): ${r.generated ?? ""}` }
+                      ? { ok: true, text: t("newPassword", { password: r.generated ?? "" }) }
                       : { ok: false, text: r.message },
                   );
                 })
               }
             >
-              Reset password
+              {t("resetPassword")}
             </Button>
           )}
         </div>

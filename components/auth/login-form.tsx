@@ -1,15 +1,17 @@
 "use client";
+import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { signInAction, type SignInState } from "@/lib/auth/sign-in-action";
 
 export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
+  const t = useTranslations("auth.signIn");
   const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, null);
   return (
     <form action={action} className="space-y-4" noValidate>
       <Field
-        label="Email"
+        label={t("email")}
         name="email"
         type="email"
         autoComplete="username"
@@ -17,7 +19,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
         errors={state?.fieldErrors?.email}
       />
       <Field
-        label="Password"
+        label={t("password")}
         name="password"
         type="password"
         autoComplete="current-password"
@@ -34,7 +36,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
         </p>
       )}
       <Button type="submit" className="w-full" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("submitting") : t("submit")}
       </Button>
     </form>
   );

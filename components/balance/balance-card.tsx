@@ -1,25 +1,39 @@
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
 import { Money, Rate } from "@/components/money/money";
 import type { CurrentBalance } from "@/lib/charts/current-balance";
 import type { RateSource } from "@/lib/charts/queries";
-import { formatInZone } from "@/lib/time/zone";
+import { formatDateTime } from "@/lib/time/zone";
 
 /** The current balance in both currencies, the rate and where the rate comes from. */
-export function BalanceCard({ balance, rateSource }: { balance: CurrentBalance; rateSource: RateSource }) {
+export function BalanceCard({
+  balance,
+  rateSource,
+  timeZone,
+}: {
+  balance: CurrentBalance;
+  rateSource: RateSource;
+  timeZone: string;
+}) {
+  const t = useTranslations("balance.card");
+  const locale = useLocale();
+  const when = (date: Date) => `${formatDateTime(date, timeZone, locale)} ${timeZone}`;
   return (
     <section
       className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 sm:grid-cols-3 dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="balance-card"
     >
       <div>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Balance ({balance.currencyBalance})</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {t("balanceIn", { currency: balance.currencyBalance })}
+        </p>
         <p className="text-2xl font-semibold">
           <Money amount={balance.amountInCurrencyBalance} currency={balance.currencyBalance} />
         </p>
       </div>
       <div>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          In payment currency ({balance.currencyPayment})
+          {t("inPaymentCurrency", { currency: balance.currencyPayment })}
         </p>
         <p className="text-2xl font-semibold">
           <Money amount={balance.amountInCurrencyPayment} currency={balance.currencyPayment} />
@@ -27,28 +41,28 @@ export function BalanceCard({ balance, rateSource }: { balance: CurrentBalance; 
       </div>
       <div className="space-y-1 text-sm">
         <p>
-          Rate{" "}
+          {t("rate")}{" "}
           <Rate rate={balance.exchangeRate} from={balance.currencyBalance} to={balance.currencyPayment} />
         </p>
         <p className="text-zinc-600 dark:text-zinc-400">
-          Informational: the platform takes it from the merchant&apos;s last successful operation
-          {rateSource ? (
-            <>
-              {" "}
-              (in the mirror:{" "}
-              <Link href={`/operations/${rateSource.operationId}`} className="underline">
-                {formatInZone(rateSource.dateAdded, "UTC")} UTC
-              </Link>
-              , rate <Rate rate={rateSource.exchangeRate} />)
-            </>
-          ) : (
-            " (none mirrored yet)"
-          )}
-          .
+          {rateSource
+            ? t.rich("rateSourceMirrored", {
+                at: when(rateSource.dateAdded),
+                link: (chunks) => (
+                  <Link href={`/operations/${rateSource.operationId}`} className="underline">
+                    {chunks}
+                  </Link>
+                ),
+                rate: () => <Rate rate={rateSource.exchangeRate} />,
+              })
+            : t("rateSourceNone")}
         </p>
         <p className="text-xs text-zinc-500">
-          Read {formatInZone(new Date(balance.fetchedAt), "UTC")} UTC · cached up to 5 s · traceID{" "}
-          <span className="font-mono break-all">{balance.traceID ?? "—"}</span>
+          {t.rich("read", {
+            at: when(new Date(balance.fetchedAt)),
+            traceID: balance.traceID ?? "—",
+            mono: (chunks) => <span className="font-mono break-all">{chunks}</span>,
+          })}
         </p>
       </div>
     </section>

@@ -1,8 +1,11 @@
 // Balance page charts, rendered on the server as SVG (no chart code reaches the browser). Amounts arrive
 // as exact decimal strings and are converted to numbers here, at the last step, for drawing only;
 // tooltips show the exact strings.
+import { useLocale, useTranslations } from "next-intl";
 import type { BalancePoint, SuccessRateRow, TimeToFinalRow, VolumeRow } from "@/lib/charts/queries";
+import type { Locale } from "@/lib/i18n/locales";
 import type { DailyClosing } from "@/lib/ledger/balance";
+import { exactAmount } from "@/lib/statements/exact-amount";
 import { LineSvgChart, StackedBarSvgChart, type Datum, type Series } from "./svg-chart";
 
 export type ChartsData = {
@@ -17,6 +20,11 @@ export type ChartsData = {
 /** Display-only conversion of an exact decimal string for plotting. */
 const plot = (value: string | null) => (value === null ? null : Number(value));
 
+/** The exact amount for a tooltip, as the language writes numbers. */
+const exact = (value: string, currency: string, locale: Locale) =>
+  `${exactAmount(value, locale)} ${currency}`;
+
+const OTHER_STATUS_COLOR = "#71717a";
 const statusColors: Record<string, string> = {
   success: "#059669",
   failed: "#dc2626",
@@ -40,31 +48,34 @@ function ChartBox({ title, children, testId }: { title: string; children: React.
 }
 
 function Empty({ title }: { title: string }) {
+  const t = useTranslations("balance.charts");
   return (
     <p className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-500 dark:border-zinc-700">
-      {title}: no data in this period.
+      {t("noData", { title })}
     </p>
   );
 }
 
 function BalanceHistory({ points, ledger }: { points: BalancePoint[]; ledger?: ChartsData["ledger"] }) {
-  const title = "Balance history";
+  const t = useTranslations("balance.charts");
+  const locale = useLocale();
   if (ledger && ledger.days.length > 0) return <LedgerHistory points={points} ledger={ledger} />;
-  if (points.length === 0) return <Empty title={title} />;
+  if (points.length === 0) return <Empty title={t("balanceHistory")} />;
   const currency = points[points.length - 1]!.currencyBalance;
   const data: Datum[] = points.map((p) => ({
     x: p.at,
     values: { balance: plot(p.amountInCurrencyBalance) },
-    exact: { balance: `${p.amountInCurrencyBalance} ${currency}` },
+    exact: { balance: exact(p.amountInCurrencyBalance, currency, locale) },
   }));
   return (
-    <ChartBox title={`${title} (${currency})`} testId="chart-balance">
+    <ChartBox title={t("balanceHistoryIn", { currency })} testId="chart-balance">
       <LineSvgChart
         data={data}
-        series={[{ key: "balance", label: "balance", color: "#4f46e5" }]}
+        series={[{ key: "balance", label: t("series.balance"), color: "#4f46e5" }]}
         step
         wide
         legend={false}
+        locale={locale}
       />
     </ChartBox>
   );
@@ -78,6 +89,8 @@ function LedgerHistory({
   points: BalancePoint[];
   ledger: NonNullable<ChartsData["ledger"]>;
 }) {
+  const t = useTranslations("balance.charts");
+  const locale = useLocale();
   const platformByDay = new Map<string, string>();
   for (const p of points) platformByDay.set(p.at.slice(0, 10), p.amountInCurrencyBalance);
   const currency = ledger.currency ?? "";
@@ -87,30 +100,37 @@ function LedgerHistory({
       x: d.day,
       values: { ledger: plot(d.available), platform: plot(platform) },
       exact: {
-        ledger: `${d.available} ${currency}`,
-        ...(platform === null ? {} : { platform: `${platform} ${currency}` }),
+        ledger: exact(d.available, currency, locale),
+        ...(platform === null ? {} : { platform: exact(platform, currency, locale) }),
       },
     };
   });
   return (
-    <ChartBox title={`Balance history from the ledger (${currency}), daily closing`} testId="chart-balance">
+    <ChartBox title={t("ledgerHistory", { currency })} testId="chart-balance">
       <LineSvgChart
         data={data}
         series={[
-          { key: "ledger", label: "Ledger", color: "#4f46e5" },
-          { key: "platform", label: "Platform (read)", color: "#059669" },
+          { key: "ledger", label: t("series.ledger"), color: "#4f46e5" },
+          { key: "platform", label: t("series.platform"), color: "#059669" },
         ]}
         step
         wide
+        locale={locale}
       />
     </ChartBox>
   );
 }
 
 function Volume({ rows, type }: { rows: VolumeRow[]; type: "payIn" | "payOut" }) {
+  const t = useTranslations("balance.charts");
+  const locale = useLocale();
   const mine = rows.filter((r) => r.typeOperation === type);
-  const label = type === "payIn" ? "Pay-ins" : "Pay-outs";
-  if (mine.length === 0) return <Empty title={`${label}: daily volume`} />;
+  const label = type === "payIn" ? t("payIns") : t("payOuts");
+  if (mine.length === 0) return <Empty title={t("dailyVolume", { type: label })} />;
+  const statusLabel = (status: string) =>
+    t.has(`statuses.${status}` as "statuses.success")
+      ? t(`statuses.${status}` as "statuses.success")
+      : status;
   const currencies = [...new Set(mine.map((r) => r.currency))];
   return (
     <>
@@ -118,34 +138,29 @@ function Volume({ rows, type }: { rows: VolumeRow[]; type: "payIn" | "payOut" })
         const ofCurrency = mine.filter((r) => r.currency === currency);
         const series: Series[] = [...new Set(ofCurrency.map((r) => r.status))].map((s) => ({
           key: s,
-          label: s,
-          color: statusColors[s] ?? "#71717a",
+          label: statusLabel(s),
+          color: statusColors[s] ?? OTHER_STATUS_COLOR,
         }));
         const days = new Map<string, Datum>();
         for (const r of ofCurrency) {
           const day = days.get(r.day) ?? { x: r.day, values: {}, exact: {} };
           day.values[r.status] = plot(r.amount) ?? 0;
-          day.exact![r.status] = `${r.amount} ${currency}`;
+          day.exact![r.status] = exact(r.amount, currency, locale);
           days.set(r.day, day);
         }
         return (
           <ChartBox
             key={currency}
-            title={`${label}: daily volume by status (${currency})`}
+            title={t("volumeByStatus", { type: label, currency })}
             testId={`chart-volume-${type}`}
           >
-            <StackedBarSvgChart data={[...days.values()]} series={series} />
+            <StackedBarSvgChart data={[...days.values()]} series={series} locale={locale} />
           </ChartBox>
         );
       })}
     </>
   );
 }
-
-const typeSeries: Series[] = [
-  { key: "payIn", label: "pay-ins", color: "#059669" },
-  { key: "payOut", label: "pay-outs", color: "#4f46e5" },
-];
 
 function byDay<T extends { day: string; typeOperation: string }>(rows: T[], value: (r: T) => number | null) {
   const days = new Map<string, Datum>();
@@ -158,6 +173,12 @@ function byDay<T extends { day: string; typeOperation: string }>(rows: T[], valu
 }
 
 export default function BalanceCharts({ data }: { data: ChartsData }) {
+  const t = useTranslations("balance.charts");
+  const locale = useLocale();
+  const typeSeries: Series[] = [
+    { key: "payIn", label: t("series.payIns"), color: "#059669" },
+    { key: "payOut", label: t("series.payOuts"), color: "#4f46e5" },
+  ];
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <div className="lg:col-span-2">
@@ -166,22 +187,28 @@ export default function BalanceCharts({ data }: { data: ChartsData }) {
       <Volume rows={data.volume} type="payIn" />
       <Volume rows={data.volume} type="payOut" />
       {data.successRate.length === 0 ? (
-        <Empty title="Success rate" />
+        <Empty title={t("successRate")} />
       ) : (
-        <ChartBox title="Success rate of final operations (%)" testId="chart-success-rate">
-          <LineSvgChart data={byDay(data.successRate, (r) => plot(r.rate))} series={typeSeries} unit="%" />
+        <ChartBox title={t("successRateTitle")} testId="chart-success-rate">
+          <LineSvgChart
+            data={byDay(data.successRate, (r) => plot(r.rate))}
+            series={typeSeries}
+            unit="%"
+            locale={locale}
+          />
         </ChartBox>
       )}
       {data.timeToFinal.length === 0 ? (
-        <Empty title="Median time to a final status" />
+        <Empty title={t("timeToFinal")} />
       ) : (
-        <ChartBox title="Median time to a final status (minutes)" testId="chart-time-to-final">
+        <ChartBox title={t("timeToFinalTitle")} testId="chart-time-to-final">
           <LineSvgChart
             data={byDay(data.timeToFinal, (r) => {
               const seconds = plot(r.medianSeconds);
               return seconds === null ? null : Math.round((seconds / 60) * 10) / 10;
             })}
             series={typeSeries}
+            locale={locale}
           />
         </ChartBox>
       )}

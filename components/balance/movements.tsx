@@ -1,25 +1,47 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import type { MovementRow } from "@/lib/ledger/movements";
 import { annotateMovementAction } from "@/lib/actions/statements";
-import { statementLabels as L } from "@/lib/statements/labels";
+import { exactAmount } from "@/lib/statements/exact-amount";
+import { formatDateTime } from "@/lib/time/zone";
+
+const MOVEMENT_KINDS = ["topUp", "withdrawal", "adjustment"] as const;
+type MovementKind = (typeof MOVEMENT_KINDS)[number];
+const isMovementKind = (kind: string | null): kind is MovementKind =>
+  (MOVEMENT_KINDS as readonly (string | null)[]).includes(kind);
 
 /** Movements outside operations; finance says what each was (top-up, withdrawal, adjustment). */
-export function Movements({ rows, mayAnnotate }: { rows: MovementRow[]; mayAnnotate: boolean }) {
+export function Movements({
+  rows,
+  mayAnnotate,
+  timeZone,
+}: {
+  rows: MovementRow[];
+  mayAnnotate: boolean;
+  timeZone: string;
+}) {
+  const t = useTranslations("balance.movements");
+  const words = useTranslations("statements.document");
+  const locale = useLocale();
   if (rows.length === 0) return null;
+  const when = (iso: string) => formatDateTime(new Date(iso), timeZone, locale);
   return (
     <section className="space-y-2" data-testid="outside-movements">
-      <h2 className="text-lg font-semibold">{L.outside}</h2>
+      <h2 className="text-lg font-semibold">{words("outside")}</h2>
       <ul className="space-y-2 text-sm">
         {rows.map((m) => (
           <li key={m.id} className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800">
             <p>
-              <span className="font-mono">
-                {m.amount} {m.currency}
-              </span>{" "}
-              between {m.windowFrom ?? "the start"} and {m.windowTo}
-              {m.kind ? ` · ${L.movementKinds[m.kind] ?? m.kind}` : " · not annotated"}
+              {t("line", {
+                amount: exactAmount(m.amount, locale),
+                currency: m.currency,
+                from: m.windowFrom ? when(m.windowFrom) : t("theStart"),
+                to: when(m.windowTo),
+              })}
+              {" · "}
+              {isMovementKind(m.kind) ? words(`movementKinds.${m.kind}`) : (m.kind ?? t("notAnnotated"))}
               {m.reference ? ` · ${m.reference}` : ""}
               {m.note ? ` · ${m.note}` : ""}
             </p>
@@ -32,6 +54,8 @@ export function Movements({ rows, mayAnnotate }: { rows: MovementRow[]; mayAnnot
 }
 
 function AnnotateForm({ row }: { row: MovementRow }) {
+  const t = useTranslations("statements.movement");
+  const words = useTranslations("statements.document");
   const router = useRouter();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
@@ -48,7 +72,7 @@ function AnnotateForm({ row }: { row: MovementRow }) {
             reference: data.get("reference"),
             note: data.get("note"),
           });
-          setMessage(result.ok ? "Saved." : result.message);
+          setMessage(result.ok ? t("saved") : result.message);
           if (result.ok) router.refresh();
         });
       }}
@@ -56,31 +80,31 @@ function AnnotateForm({ row }: { row: MovementRow }) {
       <select
         name="kind"
         defaultValue={row.kind ?? "topUp"}
-        aria-label="Kind"
+        aria-label={t("kind")}
         className="rounded border px-1"
       >
-        {Object.entries(L.movementKinds).map(([k, v]) => (
+        {MOVEMENT_KINDS.map((k) => (
           <option key={k} value={k}>
-            {v}
+            {words(`movementKinds.${k}`)}
           </option>
         ))}
       </select>
       <input
         name="reference"
         defaultValue={row.reference ?? ""}
-        placeholder="Reference"
-        aria-label="Reference"
+        placeholder={t("reference")}
+        aria-label={t("reference")}
         className="rounded border px-1"
       />
       <input
         name="note"
         defaultValue={row.note ?? ""}
-        placeholder="Note"
-        aria-label="Note"
+        placeholder={t("note")}
+        aria-label={t("note")}
         className="rounded border px-1"
       />
       <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-2 text-white">
-        Save
+        {t("save")}
       </button>
       {message && <span role="status">{message}</span>}
     </form>

@@ -1,14 +1,18 @@
+import { useLocale, useTranslations } from "next-intl";
 import type { ProofStatus } from "@/lib/ledger/proof";
-import { formatInZone } from "@/lib/time/zone";
-
-const utc = (iso: string) => `${formatInZone(new Date(iso), "UTC")} UTC`;
+import { exactAmount } from "@/lib/statements/exact-amount";
+import { formatDateTime } from "@/lib/time/zone";
 
 /** The balance proof: the ledger's balance against GET /balance at the latest read. */
-export function ProofCard({ proof }: { proof: ProofStatus }) {
+export function ProofCard({ proof, timeZone }: { proof: ProofStatus; timeZone: string }) {
+  const t = useTranslations("balance.proof");
+  const locale = useLocale();
+  const when = (iso: string) => `${formatDateTime(new Date(iso), timeZone, locale)} ${timeZone}`;
+  const n = (v: string) => exactAmount(v, locale);
   if (proof.state === "none") {
     return (
       <p className="text-sm text-zinc-500" data-testid="balance-proof">
-        The ledger has not been compared with the platform yet (it is at the next balance read).
+        {t("notYet")}
       </p>
     );
   }
@@ -22,20 +26,34 @@ export function ProofCard({ proof }: { proof: ProofStatus }) {
     >
       <p className="font-medium">
         {matches
-          ? "The ledger matches the platform"
-          : `The ledger differs from the platform by ${proof.difference} ${proof.currency} since ${utc(proof.since ?? proof.checkedAt)}`}
+          ? t("matches")
+          : t("differs", {
+              difference: n(proof.difference),
+              currency: proof.currency,
+              since: when(proof.since ?? proof.checkedAt),
+            })}
       </p>
       <p className="text-zinc-600 dark:text-zinc-400">
-        Platform {proof.platform} {proof.currency} · ledger {proof.ledger} {proof.currency} · compared{" "}
-        {utc(proof.checkedAt)}
+        {t("figures", {
+          platform: n(proof.platform),
+          ledger: n(proof.ledger),
+          currency: proof.currency,
+          at: when(proof.checkedAt),
+        })}
       </p>
       {!matches && (
         <p className="text-zinc-600 dark:text-zinc-400">
           {proof.inFlight.operations > 0 &&
-            `${proof.inFlight.operations} pay-out(s) in flight hold ${proof.inFlight.held} ${proof.currency}; `}
-          operations created since the last complete reconciliation (
-          {proof.lastCompleteReconciliationAt ? utc(proof.lastCompleteReconciliationAt) : "none yet"}) may not
-          be mirrored yet. What they do not explain is recorded as a movement outside operations.
+            t("inFlight", {
+              count: proof.inFlight.operations,
+              held: n(proof.inFlight.held),
+              currency: proof.currency,
+            })}
+          {t("explanation", {
+            last: proof.lastCompleteReconciliationAt
+              ? when(proof.lastCompleteReconciliationAt)
+              : t("noneYet"),
+          })}
         </p>
       )}
     </section>

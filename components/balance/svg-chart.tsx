@@ -3,6 +3,8 @@
 // replace a charting library that alone weighed about 110 kB gzip on the page's first load.
 // Values are JS numbers for drawing only; the tooltips show the exact strings they came from.
 import { valueTicks } from "@/lib/charts/value-ticks";
+// Words (series labels) arrive translated; numbers and days are written as `locale` writes them.
+import type { Locale } from "@/lib/i18n/locales";
 
 export type Series = { key: string; label: string; color: string };
 export type Datum = { x: string; values: Record<string, number | null>; exact?: Record<string, string> };
@@ -13,7 +15,23 @@ const PAD = { left: 64, right: 12, top: 10, bottom: 28 };
 const plotH = H - PAD.top - PAD.bottom;
 const plotWidth = (W: number) => W - PAD.left - PAD.right;
 
-const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 2 });
+const compact: Record<Locale, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 2 }),
+  ru: new Intl.NumberFormat("ru", { notation: "compact", maximumFractionDigits: 2 }),
+};
+
+/** "2026-11-20" or "2026-11-20 10:00" as the language writes it: ru "20.11.2026 10:00". */
+function fullX(x: string, locale: Locale): string {
+  if (locale === "en") return x;
+  return x.replace(/^(\d{4})-(\d{2})-(\d{2})/, "$3.$2.$1");
+}
+
+/** The short axis label: the day without the year (en "11-20", ru "20.11") and the time when there is one. */
+function shortX(x: string, locale: Locale): string {
+  const short = x.length > 10 ? x.slice(5, 16).replace("T", " ") : x.slice(5);
+  if (locale === "en") return short;
+  return short.replace(/^(\d{2})-(\d{2})/, "$2.$1");
+}
 
 function Frame({
   W,
@@ -21,6 +39,7 @@ function Frame({
   ticks,
   y,
   unit,
+  locale,
   children,
 }: {
   W: number;
@@ -28,6 +47,7 @@ function Frame({
   ticks: number[];
   y: (v: number) => number;
   unit: string;
+  locale: Locale;
   children: React.ReactNode;
 }) {
   const every = Math.max(1, Math.ceil(data.length / (W / 80)));
@@ -38,7 +58,7 @@ function Frame({
         <g key={t}>
           <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke="#d4d4d8" strokeDasharray="3 3" />
           <text x={PAD.left - 6} y={y(t)} dy="0.32em" textAnchor="end" fill="#71717a">
-            {compact.format(t)}
+            {compact[locale].format(t)}
             {unit}
           </text>
         </g>
@@ -46,7 +66,7 @@ function Frame({
       {data.map((d, i) =>
         i % every === 0 ? (
           <text key={d.x} x={PAD.left + step * (i + 0.5)} y={H - 8} textAnchor="middle" fill="#71717a">
-            {d.x.length > 10 ? d.x.slice(5, 16).replace("T", " ") : d.x.slice(5)}
+            {shortX(d.x, locale)}
           </text>
         ) : null,
       )}
@@ -80,8 +100,8 @@ function scale(values: number[], floorAtZero: boolean) {
   return { ticks, y };
 }
 
-const tooltip = (d: Datum, s: Series, unit: string) =>
-  `${d.x} · ${s.label}: ${d.exact?.[s.key] ?? d.values[s.key]}${unit}`;
+const tooltip = (d: Datum, s: Series, unit: string, locale: Locale) =>
+  `${fullX(d.x, locale)} · ${s.label}: ${d.exact?.[s.key] ?? d.values[s.key]}${unit}`;
 
 export function LineSvgChart({
   data,
@@ -90,12 +110,14 @@ export function LineSvgChart({
   step = false,
   legend = true,
   wide = false,
+  locale = "en",
 }: {
   data: Datum[];
   series: Series[];
   unit?: string;
   step?: boolean;
   legend?: boolean;
+  locale?: Locale;
   /** Spans the page: drawn twice as wide so that text keeps its size. */
   wide?: boolean;
 }) {
@@ -106,7 +128,7 @@ export function LineSvgChart({
   const x = (i: number) => PAD.left + xStep * (i + 0.5);
   return (
     <div className="space-y-1">
-      <Frame W={W} data={data} ticks={ticks} y={y} unit={unit}>
+      <Frame W={W} data={data} ticks={ticks} y={y} unit={unit} locale={locale}>
         {series.map((s) => {
           // nulls are skipped (the line connects across them)
           const points = data.flatMap((d, i) => {
@@ -125,7 +147,7 @@ export function LineSvgChart({
               <path d={path} fill="none" stroke={s.color} strokeWidth={1.5} />
               {points.map((p) => (
                 <circle key={p.i} cx={x(p.i)} cy={y(p.v)} r={points.length > 60 ? 1.5 : 3} fill={s.color}>
-                  <title>{tooltip(p.d, s, unit)}</title>
+                  <title>{tooltip(p.d, s, unit, locale)}</title>
                 </circle>
               ))}
             </g>
@@ -137,7 +159,15 @@ export function LineSvgChart({
   );
 }
 
-export function StackedBarSvgChart({ data, series }: { data: Datum[]; series: Series[] }) {
+export function StackedBarSvgChart({
+  data,
+  series,
+  locale = "en",
+}: {
+  data: Datum[];
+  series: Series[];
+  locale?: Locale;
+}) {
   const W = 640;
   const totals = data.map((d) => series.reduce((sum, s) => sum + (d.values[s.key] ?? 0), 0));
   const { ticks, y } = scale(totals, true);
@@ -145,7 +175,7 @@ export function StackedBarSvgChart({ data, series }: { data: Datum[]; series: Se
   const barW = Math.max(2, xStep * 0.7);
   return (
     <div className="space-y-1">
-      <Frame W={W} data={data} ticks={ticks} y={y} unit="">
+      <Frame W={W} data={data} ticks={ticks} y={y} unit="" locale={locale}>
         {data.map((d, i) => {
           let base = 0;
           return (
@@ -163,7 +193,7 @@ export function StackedBarSvgChart({ data, series }: { data: Datum[]; series: Se
                     height={Math.max(0.5, y(base) - y(top))}
                     fill={s.color}
                   >
-                    <title>{tooltip(d, s, "")}</title>
+                    <title>{tooltip(d, s, "", locale)}</title>
                   </rect>
                 );
                 base = top;

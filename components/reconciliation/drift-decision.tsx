@@ -1,11 +1,13 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { decideDriftAction } from "@/lib/actions/reconcile";
 
 /** Acknowledge (open items) or resolve (open or acknowledged) with a note. */
 export function DriftDecision({ id, state }: { id: string; state: "open" | "acknowledged" }) {
+  const t = useTranslations("reconciliation.decision");
   const router = useRouter();
   const [note, setNote] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -25,13 +27,13 @@ export function DriftDecision({ id, state }: { id: string; state: "open" | "ackn
   return (
     <div className="space-y-1">
       <label htmlFor={noteId} className="sr-only">
-        Note
+        {t("note")}
       </label>
       <input
         id={noteId}
         value={note}
         onChange={(e) => setNote(e.target.value)}
-        placeholder="Note: what was checked or done"
+        placeholder={t("notePlaceholder")}
         aria-invalid={Boolean(error)}
         aria-describedby={error ? errorId : undefined}
         className="w-full rounded-md border border-zinc-300 px-2 py-1 text-sm aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900"
@@ -39,11 +41,11 @@ export function DriftDecision({ id, state }: { id: string; state: "open" | "ackn
       <div className="flex gap-1">
         {state === "open" && (
           <Button type="button" variant="secondary" disabled={pending} onClick={() => decide("acknowledge")}>
-            Acknowledge
+            {t("acknowledge")}
           </Button>
         )}
         <Button type="button" variant="secondary" disabled={pending} onClick={() => decide("resolve")}>
-          Resolve
+          {t("resolve")}
         </Button>
       </div>
       {error && (

@@ -1,11 +1,13 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { runReconciliationNowAction } from "@/lib/actions/reconcile";
 
 export function RunNow() {
+  const t = useTranslations("reconciliation.runNow");
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
@@ -15,9 +17,7 @@ export function RunNow() {
       if (!r.ok) return setResult({ ok: false, text: r.message });
       setResult({
         ok: true,
-        text: r.queued
-          ? `A ${kind} reconciliation is queued; the runs below update when it finishes.`
-          : `A ${kind} reconciliation is already queued.`,
+        text: r.queued ? t("queued", { kind }) : t("alreadyQueued", { kind }),
       });
       setTimeout(() => router.refresh(), 1500);
     });
@@ -25,13 +25,13 @@ export function RunNow() {
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
         <Button type="button" onClick={() => run("incremental")} disabled={pending}>
-          Run now
+          {t("run")}
         </Button>
         <Button type="button" variant="secondary" onClick={() => run("full")} disabled={pending}>
-          Run full now
+          {t("runFull")}
         </Button>
         <Button type="button" variant="ghost" onClick={() => router.refresh()}>
-          Reload
+          {t("reload")}
         </Button>
       </div>
       {result && <Alert tone={result.ok ? "success" : "error"}>{result.text}</Alert>}

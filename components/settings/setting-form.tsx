@@ -1,5 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -20,7 +21,7 @@ export function SettingForm({
   kind = "text",
   initial = "",
   clearable = false,
-  clearLabel = "Clear",
+  clearLabel,
 }: {
   settingKey: SettingKey;
   label: string;
@@ -30,6 +31,7 @@ export function SettingForm({
   clearable?: boolean;
   clearLabel?: string;
 }) {
+  const t = useTranslations("settings");
   const router = useRouter();
   const [value, setValue] = useState(initial);
   const [pending, startTransition] = useTransition();
@@ -41,7 +43,7 @@ export function SettingForm({
     startTransition(async () => {
       const r = await saveSettingAction({ key: settingKey, value: next });
       if (r.ok) {
-        setResult({ ok: true, text: "Saved." });
+        setResult({ ok: true, text: t("saved") });
         if (kind === "secret") setValue("");
         router.refresh();
       } else {
@@ -112,11 +114,11 @@ export function SettingForm({
       )}
       <div className="flex flex-wrap items-center gap-2">
         <Button type="submit" disabled={pending}>
-          {kind === "secret" ? "Replace" : "Save"}
+          {kind === "secret" ? t("replace") : t("save")}
         </Button>
         {clearable && (
           <Button type="button" variant="secondary" disabled={pending} onClick={() => submit(null)}>
-            {clearLabel}
+            {clearLabel ?? t("clear")}
           </Button>
         )}
       </div>

@@ -1,10 +1,12 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { issueStatementAction } from "@/lib/actions/statements";
 
 /** Freezes the statement shown: stored with its totals and a content hash. */
 export function IssueButton({ query }: { query: Record<string, string | undefined> }) {
+  const t = useTranslations("statements.issue");
   const router = useRouter();
   const [pending, start] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
@@ -19,12 +21,12 @@ export function IssueButton({ query }: { query: Record<string, string | undefine
             const result = await issueStatementAction(
               Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)),
             );
-            setMessage(result.ok ? "Issued." : result.message);
+            setMessage(result.ok ? t("done") : result.message);
             if (result.ok) router.refresh();
           })
         }
       >
-        Issue statement
+        {t("button")}
       </button>
       {message && (
         <span role="status" className="text-sm">

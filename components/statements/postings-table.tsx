@@ -1,26 +1,41 @@
 import Link from "next/link";
+import { useLocale, useTranslations } from "next-intl";
 import type { StatementPosting } from "@/lib/ledger/postings";
-import { statementLabels as L } from "@/lib/statements/labels";
+import { exactAmount } from "@/lib/statements/exact-amount";
+import { formatDateTime } from "@/lib/time/zone";
+import { useCodeWords } from "./code-words";
 
-/** The statement's lines with the running balance; operations link to their page. */
-export function PostingsTable({ rows, currency }: { rows: StatementPosting[]; currency: string | null }) {
-  if (rows.length === 0) return <p className="text-sm text-zinc-500">No postings in this period.</p>;
-  const c = L.columns;
+/** The statement's lines with the running balance; operations link to their page. Times in the statement's zone. */
+export function PostingsTable({
+  rows,
+  currency,
+  timeZone,
+}: {
+  rows: StatementPosting[];
+  currency: string | null;
+  timeZone: string;
+}) {
+  const t = useTranslations("statements");
+  const locale = useLocale();
+  const words = useCodeWords();
+  const n = (v: string) => exactAmount(v, locale);
+  if (rows.length === 0) return <p className="text-sm text-zinc-500">{t("noPostings")}</p>;
+  const none = "—";
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full text-xs" data-testid="statement-postings">
         <thead>
           <tr className="text-left">
             {[
-              c.at,
-              c.kind,
-              `${c.amount} (${currency ?? ""})`,
-              c.balance,
-              c.idTransactionMerchant,
-              c.method,
-              c.amountPayment,
-              c.rate,
-              c.counterparty,
+              t("document.columns.at"),
+              t("document.columns.kind"),
+              `${t("document.columns.amount")} (${currency ?? ""})`,
+              t("document.columns.balance"),
+              t("document.columns.idTransactionMerchant"),
+              t("document.columns.method"),
+              t("document.columns.amountPayment"),
+              t("document.columns.rate"),
+              t("document.columns.counterparty"),
             ].map((h) => (
               <th key={h} className="px-2 py-1">
                 {h}
@@ -31,34 +46,38 @@ export function PostingsTable({ rows, currency }: { rows: StatementPosting[]; cu
         <tbody>
           {rows.map((r) => (
             <tr key={`${r.key}-${r.kind}`} className="border-t border-zinc-200 dark:border-zinc-800">
-              <td className="px-2 py-1 font-mono">{r.at}</td>
+              <td className="whitespace-nowrap px-2 py-1 font-mono">
+                {formatDateTime(new Date(r.at), timeZone, locale)}
+              </td>
               <td className="px-2 py-1">
                 {r.kind === "outside" ? (
-                  L.kinds.outside
+                  t("document.kinds.outside")
                 ) : (
                   <Link href={`/operations/${r.key}`} className="underline">
-                    {L.kinds[r.kind]}
+                    {t(`document.kinds.${r.kind}`)}
                   </Link>
                 )}
               </td>
-              <td className="px-2 py-1 text-right font-mono">{r.amount}</td>
-              <td className="px-2 py-1 text-right font-mono">{r.balance}</td>
-              <td className="px-2 py-1 font-mono">{r.idTransactionMerchant ?? L.none}</td>
-              <td className="px-2 py-1">{r.paymentMethod ?? L.none}</td>
+              <td className="px-2 py-1 text-right font-mono">{n(r.amount)}</td>
+              <td className="px-2 py-1 text-right font-mono">{n(r.balance)}</td>
+              <td className="px-2 py-1 font-mono">{r.idTransactionMerchant ?? none}</td>
+              <td className="px-2 py-1">{r.paymentMethod ? words.method(r.paymentMethod) : none}</td>
               <td className="px-2 py-1 text-right font-mono">
-                {r.amountPayment ? `${r.amountPayment} ${r.currencyPayment ?? ""}` : L.none}
+                {r.amountPayment ? `${n(r.amountPayment)} ${r.currencyPayment ?? ""}` : none}
               </td>
-              <td className="px-2 py-1 text-right font-mono">{r.exchangeRate ?? L.none}</td>
+              <td className="px-2 py-1 text-right font-mono">{r.exchangeRate ? n(r.exchangeRate) : none}</td>
               <td className="px-2 py-1">
                 {[
                   r.counterparty,
                   r.bankName,
-                  r.movementKind && L.movementKinds[r.movementKind],
+                  r.movementKind && t.has(`document.movementKinds.${r.movementKind}` as "document.title")
+                    ? t(`document.movementKinds.${r.movementKind}` as "document.title")
+                    : r.movementKind,
                   r.reference,
                   r.note,
                 ]
                   .filter(Boolean)
-                  .join(" · ") || L.none}
+                  .join(" · ") || none}
               </td>
             </tr>
           ))}

@@ -12,7 +12,13 @@ import {
   reviewPayoutRequest,
   type BalanceCheck,
 } from "@/lib/payouts/requests";
-import { cancelSchema, decisionSchema, payoutFormSchema, payoutIdSchema, type PayoutForm } from "@/lib/payouts/schemas";
+import {
+  cancelSchema,
+  decisionSchema,
+  payoutFormSchema,
+  payoutIdSchema,
+  type PayoutForm,
+} from "@/lib/payouts/schemas";
 import { submitPayout } from "@/lib/payouts/submit";
 import { payoutWords } from "@/lib/payouts/words";
 

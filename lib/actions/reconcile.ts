@@ -7,19 +7,19 @@ import { safeText } from "@/lib/validation/text";
 
 const driftInput = z
   .object({
-    id: z.uuid({ error: "Not a drift item id." }).transform((s) => s.toLowerCase()),
-    decision: z.enum(["acknowledge", "resolve"], { error: "Choose acknowledge or resolve." }),
+    id: z.uuid({ error: "reconciliation.decision.notAnId" }).transform((s) => s.toLowerCase()),
+    decision: z.enum(["acknowledge", "resolve"], { error: "reconciliation.decision.chooseDecision" }),
     note: z
-      .string({ error: "Write a note." })
+      .string({ error: "reconciliation.decision.writeNote" })
       .trim()
-      .min(3, "Write a note of at least 3 characters: what was checked or done.")
-      .max(2000, "At most 2000 characters.")
+      .min(3, "reconciliation.decision.noteTooShort")
+      .max(2000, "reconciliation.decision.noteTooLong")
       .superRefine(safeText("note")),
   })
   .strict();
 
 const runInput = z
-  .object({ kind: z.enum(["incremental", "full"], { error: "Choose incremental or full." }) })
+  .object({ kind: z.enum(["incremental", "full"], { error: "reconciliation.runNow.chooseKind" }) })
   .strict();
 
 /** Acknowledges or resolves a drift item with a note (reconciliation.resolve); audited. */

@@ -1,6 +1,7 @@
 "use server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
+import { requestPreferences } from "@/lib/auth/request-preferences";
 import { testPlatformConnection } from "@/lib/settings/connection";
 import { saveSetting, settingKeySchema } from "@/lib/settings/settings";
 
@@ -10,10 +11,10 @@ const noInput = z.object({}).strict().optional();
 
 /** Saves one setting (settings.manage); audited; the webhook bearer token is never sent back. */
 export const saveSettingAction = authorizedAction("settings.manage", saveInput, async (input, { actor }) =>
-  saveSetting(actor, input.key, input.value),
+  saveSetting(actor, input.key, input.value, (await requestPreferences()).locale),
 );
 
 /** Reads the platform's bank directory with the configured token; returns latency and traceID. */
-export const testConnectionAction = authorizedAction("settings.manage", noInput, (_input, { user }) =>
-  testPlatformConnection(user.id),
+export const testConnectionAction = authorizedAction("settings.manage", noInput, async (_input, { user }) =>
+  testPlatformConnection(user.id, (await requestPreferences()).locale),
 );

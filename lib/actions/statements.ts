@@ -3,6 +3,7 @@ import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
 import { issueStatement } from "@/lib/statements/issue";
 import { annotateMovement } from "@/lib/statements/annotate";
+import { translatorFor } from "@/lib/auth/translator";
 import { periodQuerySchema, resolvePeriod } from "@/lib/statements/periods";
 import { optionalTextField } from "@/lib/validation/fields";
 
@@ -10,10 +11,8 @@ const issueInput = periodQuerySchema.strict();
 
 const annotateInput = z
   .object({
-    id: z.uuid({ error: "Not a movement id." }).transform((s) => s.toLowerCase()),
-    kind: z.enum(["topUp", "withdrawal", "adjustment"], {
-      error: "Choose top-up, withdrawal or adjustment.",
-    }),
+    id: z.uuid({ error: "statements.movement.notAnId" }).transform((s) => s.toLowerCase()),
+    kind: z.enum(["topUp", "withdrawal", "adjustment"], { error: "statements.movement.chooseKind" }),
     reference: optionalTextField("reference", 200),
     note: optionalTextField("note", 2000, { multiline: true }),
   })
@@ -26,7 +25,9 @@ export const issueStatementAction = authorizedAction(
   async (input, { actor }) => {
     const resolved = resolvePeriod(input);
     if (!resolved.ok) {
-      return { ok: false as const, code: "invalid" as const, message: resolved.message, fieldErrors: {} };
+      const t = await translatorFor("statements");
+      const message = t(`period.${resolved.problem}`);
+      return { ok: false as const, code: "invalid" as const, message, fieldErrors: {} };
     }
     const issued = await issueStatement(resolved.period, actor);
     return { ok: true as const, ...issued };

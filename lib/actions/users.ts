@@ -1,6 +1,7 @@
 "use server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
+import { translatorFor } from "@/lib/auth/translator";
 import { getLog } from "@/lib/log";
 import { emailSchema, nameSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 import {
@@ -12,17 +13,20 @@ import {
   resetPassword,
   setRole,
   UserError,
+  type LockoutProblem,
 } from "@/lib/users/service";
 
 // One schema for the users page's forms; each action picks its fields.
 const usersFormSchema = z
   .object({
-    userId: z.uuid({ error: "Not a user id." }).transform((s) => s.toLowerCase()),
+    userId: z.uuid({ error: "admin.users.errors.notAUserId" }).transform((s) => s.toLowerCase()),
     email: emailSchema,
     name: nameSchema.optional(),
     role: roleSchema,
     // Empty: a password is generated and shown once.
-    password: z.union([z.literal(""), passwordSchema], { error: "The password must be text." }).optional(),
+    password: z
+      .union([z.literal(""), passwordSchema], { error: "admin.users.errors.passwordText" })
+      .optional(),
   })
   .strict();
 
@@ -33,14 +37,23 @@ const resetInput = usersFormSchema.pick({ userId: true, password: true }).strict
 
 type Failure = { ok: false; code: "not_found" | "not_allowed" | "conflict" | "failed"; message: string };
 
+const words = () => translatorFor("admin");
+
+async function refusal(code: Failure["code"], problem: "noSuchUser" | "alreadyDisabled" | LockoutProblem) {
+  return { ok: false as const, code, message: (await words())(`users.errors.${problem}`) };
+}
+
 async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
   try {
     return await run();
   } catch (error) {
-    // UserError texts are ours (e.g. "A user with email … already exists."), fine to show.
-    if (error instanceof UserError) return { ok: false, code: "conflict", message: error.message };
+    const t = await words();
+    // A UserError is ours (e.g. "A user with email … already exists."), fine to show.
+    if (error instanceof UserError) {
+      return { ok: false, code: "conflict", message: t(`users.errors.${error.code}`, error.values) };
+    }
     getLog().error({ err: error }, "user administration failed");
-    return { ok: false, code: "failed", message: "The change could not be saved." };
+    return { ok: false, code: "failed", message: t("users.errors.failed") };
   }
 }
 
@@ -65,10 +78,10 @@ export const setUserRoleAction = authorizedAction(
   async (input, { user: me, actor }) =>
     safely(async (): Promise<Failure | { ok: true; role: string }> => {
       const user = await findUserById(input.userId);
-      if (!user) return { ok: false, code: "not_found", message: "No such user." };
+      if (!user) return refusal("not_found", "noSuchUser");
       if (user.role === input.role) return { ok: true, role: user.role };
       const problem = await lockoutProblem(me, user, input.role);
-      if (problem) return { ok: false, code: "not_allowed", message: problem };
+      if (problem) return refusal("not_allowed", problem);
       const updated = await setRole(actor, user.email, input.role);
       return { ok: true, role: updated.role };
     }),
@@ -81,11 +94,10 @@ export const disableUserAction = authorizedAction(
   async (input, { user: me, actor }) =>
     safely(async (): Promise<Failure | { ok: true }> => {
       const user = await findUserById(input.userId);
-      if (!user) return { ok: false, code: "not_found", message: "No such user." };
-      if (user.disabledAt)
-        return { ok: false, code: "not_allowed", message: "This user is already disabled." };
+      if (!user) return refusal("not_found", "noSuchUser");
+      if (user.disabledAt) return refusal("not_allowed", "alreadyDisabled");
       const problem = await lockoutProblem(me, user, "disable");
-      if (problem) return { ok: false, code: "not_allowed", message: problem };
+      if (problem) return refusal("not_allowed", problem);
       await disableUser(actor, user.email);
       return { ok: true };
     }),
@@ -98,7 +110,7 @@ export const resetUserPasswordAction = authorizedAction(
   async (input, { actor }) =>
     safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
       const user = await findUserById(input.userId);
-      if (!user) return { ok: false, code: "not_found", message: "No such user." };
+      if (!user) return refusal("not_found", "noSuchUser");
       const generated = input.password ? null : generatePassword();
       await resetPassword(actor, user.email, input.password || generated!);
       return { ok: true, generated };

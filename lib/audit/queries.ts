@@ -1,9 +1,15 @@
 import "server-only";
+import { createTranslator } from "next-intl";
 import { z } from "zod";
+import type { CatalogMessages } from "@/i18n/messages-type";
 import { getDb } from "@/lib/db";
-import { keysetPage } from "@/lib/keyset-page";
+import { getEnv } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Locale } from "@/lib/i18n/locales";
+import { messagesFor } from "@/lib/i18n/messages";
+import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { csvCell, csvLine } from "@/lib/csv/encode";
+import { keysetPage } from "@/lib/keyset-page";
 import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
@@ -11,11 +17,11 @@ const text = (max: number) =>
   z
     .string()
     .trim()
-    .max(max, `At most ${max} characters.`)
+    .max(max, "admin.audit.errors.tooLong")
     .refine(isUsableFilterText, filterTextMessage)
     .transform((v) => (v === "" ? undefined : v))
     .optional();
-const day = (what: string) =>
+const day = (what: "fromDate" | "toDate") =>
   z
     .string()
     .trim()
@@ -27,7 +33,7 @@ const day = (what: string) =>
         (/^\d{4}-\d{2}-\d{2}$/.test(v) &&
           !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
           new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v),
-      `${what}: a date such as 2025-01-31.`,
+      `admin.audit.errors.${what}`,
     );
 
 /** Filters of the audit log (query parameters of the page and of the CSV export). Dates are UTC days. */
@@ -36,24 +42,25 @@ export const auditFilterSchema = z
     actor: text(320),
     action: text(100),
     target: text(200),
-    from: day("From"),
-    to: day("To"),
+    from: day("fromDate"),
+    to: day("toDate"),
     before: z
       .string()
-      .regex(/^\d{1,19}$/, "Not a page cursor.")
+      .regex(/^\d{1,19}$/, "admin.audit.errors.cursor")
       .transform((v) => BigInt(v))
-      .refine((v) => v <= INT8_MAX, "Not a page cursor.")
+      .refine((v) => v <= INT8_MAX, "admin.audit.errors.cursor")
       .optional(),
   })
   .refine((f) => !f.from || !f.to || f.from <= f.to, {
     path: ["to"],
-    message: "To must not be before From.",
+    message: "admin.audit.errors.order",
   });
 export type AuditFilter = z.output<typeof auditFilterSchema>;
 
-/** Parses URL search params (first value of each key) into a filter, or field errors. */
+/** Parses URL search params (first value of each key) into a filter, or field errors in `locale`. */
 export function parseAuditFilter(
   params: URLSearchParams | Record<string, string | string[] | undefined>,
+  locale: Locale = getEnv().DEFAULT_LOCALE,
 ):
   | { ok: true; filter: AuditFilter }
   | { ok: false; message: string; fieldErrors: Record<string, string[] | undefined> } {
@@ -67,10 +74,15 @@ export function parseAuditFilter(
   }
   const parsed = auditFilterSchema.safeParse(raw);
   if (parsed.success) return { ok: true, filter: parsed.data };
+  const t = createTranslator({
+    locale,
+    messages: messagesFor(locale) as CatalogMessages,
+    namespace: "admin",
+  });
   return {
     ok: false,
-    message: "Check the filters.",
-    fieldErrors: z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined>,
+    message: t("audit.errors.checkFilters"),
+    fieldErrors: localizedFieldErrors(parsed.error, locale),
   };
 }
 

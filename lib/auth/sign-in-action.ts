@@ -3,8 +3,11 @@ import { AuthError, CredentialsSignin } from "next-auth";
 import { z } from "zod";
 import { signIn, signOut } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
-import { isSignInCode, signInMessages, type SignInCode } from "@/lib/auth/sign-in-messages";
+import { isSignInCode, signInMessageKey, type SignInCode } from "@/lib/auth/sign-in-messages";
 import { isDatabaseUnavailable } from "@/lib/errors/database";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
+import { parseLocalized } from "@/lib/i18n/validation";
 
 export type SignInState = {
   ok: false;
@@ -14,8 +17,8 @@ export type SignInState = {
 } | null;
 
 const formSchema = z.object({
-  email: z.email("Enter the email address you sign in with.").max(320),
-  password: z.string().min(1, "Enter your password.").max(1024),
+  email: z.email("auth.signIn.emailRequired").max(320),
+  password: z.string().min(1, "auth.signIn.passwordRequired").max(1024),
   callbackUrl: z.string().optional(),
 });
 
@@ -27,14 +30,14 @@ function refusalCode(error: AuthError): SignInCode {
 }
 
 export async function signInAction(_prev: SignInState, formData: FormData): Promise<SignInState> {
-  const parsed = formSchema.safeParse(Object.fromEntries(formData));
+  const parsed = parseLocalized(
+    formSchema,
+    Object.fromEntries(formData),
+    (await requestPreferences()).locale,
+  );
   if (!parsed.success) {
-    return {
-      ok: false,
-      code: "fields",
-      message: "Check the highlighted fields.",
-      fieldErrors: z.flattenError(parsed.error).fieldErrors,
-    };
+    const t = await translatorFor("common");
+    return { ok: false, code: "fields", message: t("checkFields"), fieldErrors: parsed.fieldErrors };
   }
   try {
     await signIn("credentials", {
@@ -46,7 +49,8 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
   } catch (error) {
     if (error instanceof AuthError) {
       const code = refusalCode(error);
-      return { ok: false, code, message: signInMessages[code] };
+      const t = await translatorFor("auth");
+      return { ok: false, code, message: t(signInMessageKey(code)) };
     }
     throw error;
   }

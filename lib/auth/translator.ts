@@ -1,15 +1,11 @@
 import "server-only";
 import { headers } from "next/headers";
-import type { Messages, NamespaceKeys, NestedKeyOf } from "next-intl";
-// use-intl's core (no React): this module is also loaded by the worker, a plain Node process where
-// next-intl's React entry points cannot load.
 import { createTranslator } from "use-intl/core";
 import { getEnv } from "@/lib/env";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
+import { translatorIn, type Namespace } from "@/lib/i18n/translate";
 import type { Problem } from "@/lib/i18n/issues";
-
-type Namespace = NamespaceKeys<Messages, NestedKeyOf<Messages>>;
 
 /**
  * The language to word a result in: the request's (the user's choice, else the browser's), or
@@ -33,8 +29,7 @@ export async function currentLocale(): Promise<Locale> {
  * language (see currentLocale), or the one given (a job writing for a particular user).
  */
 export async function translatorFor<N extends Namespace>(namespace: N, locale?: Locale) {
-  const chosen = locale ?? (await currentLocale());
-  return createTranslator({ locale: chosen, messages: messagesFor(chosen) as Messages, namespace });
+  return translatorIn(namespace, locale ?? (await currentLocale()));
 }
 
 /** A translator with the language it words in (amounts in the text are formatted for it too). */

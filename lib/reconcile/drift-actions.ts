@@ -1,6 +1,7 @@
 import "server-only";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { translatorFor } from "@/lib/auth/translator";
 import type { DriftState } from "@/lib/generated/prisma/enums";
 
 export type DriftDecision = "acknowledge" | "resolve";
@@ -23,11 +24,12 @@ export async function decideDrift(
   note: string,
 ): Promise<DriftChangeResult> {
   const next: DriftState = decision === "acknowledge" ? "acknowledged" : "resolved";
+  const t = await translatorFor("reconciliation");
   return getDb().$transaction(async (tx) => {
     const item = await tx.driftItem.findUnique({ where: { id }, select: { state: true, note: true } });
-    if (!item) return { ok: false, code: "not_found", message: "No such drift item." };
+    if (!item) return { ok: false, code: "not_found", message: t("decision.noSuchItem") };
     if (!allowedFrom[decision].includes(item.state)) {
-      return { ok: false, code: "not_allowed", message: `This item is already ${item.state}.` };
+      return { ok: false, code: "not_allowed", message: t("decision.alreadyDecided", { state: item.state }) };
     }
     const updated = await tx.driftItem.updateMany({
       where: { id, state: item.state },
@@ -38,7 +40,7 @@ export async function decideDrift(
       },
     });
     if (updated.count === 0) {
-      return { ok: false, code: "not_allowed", message: "The item changed meanwhile; reload the page." };
+      return { ok: false, code: "not_allowed", message: t("decision.changedMeanwhile") };
     }
     await audit(tx, actor, {
       action: `drift.${decision}`,

@@ -45,8 +45,8 @@ export async function listRuns(take = 20): Promise<RunRow[]> {
 }
 
 export const driftFilterSchema = z.object({
-  state: z.enum(driftStates, { error: "Unknown state." }).default("open"),
-  page: z.coerce.number({ error: "Not a page." }).int().min(1).max(10_000).default(1),
+  state: z.enum(driftStates, { error: "reconciliation.drift.unknownState" }).default("open"),
+  page: z.coerce.number({ error: "reconciliation.drift.notAPage" }).int().min(1).max(10_000).default(1),
 });
 export type DriftFilter = z.output<typeof driftFilterSchema>;
 

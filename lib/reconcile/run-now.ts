@@ -1,6 +1,7 @@
 import "server-only";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { translatorFor } from "@/lib/auth/translator";
 import { enqueueJob } from "@/lib/queue/enqueue";
 import { getLog } from "@/lib/log";
 
@@ -21,7 +22,8 @@ export async function queueReconciliationNow(
     jobId = await enqueueJob(kind === "full" ? "reconcileFull" : "reconcileIncremental");
   } catch (error) {
     getLog().error({ err: error }, "could not queue a reconciliation");
-    return { ok: false, code: "unavailable", message: "The job queue is not reachable." };
+    const t = await translatorFor("reconciliation");
+    return { ok: false, code: "unavailable", message: t("runNow.queueUnreachable") };
   }
   await getDb().$transaction((tx) =>
     audit(tx, actor, {

@@ -1,6 +1,8 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
+import type { Locale } from "@/lib/i18n/locales";
+import { translatorIn } from "@/lib/i18n/translate";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { getLog } from "@/lib/log";
@@ -32,32 +34,35 @@ export type ConnectionTest =
   | { ok: true; latencyMs: number; traceID: string | null; detail: string }
   | { ok: false; latencyMs: number; traceID: string | null; message: string };
 
-const failureText: Record<string, string> = {
-  auth: "The platform refused the token (AuthError). Check PLATFORM_TOKEN.",
-  transport: "The platform could not be reached (network error or HTTP 5xx).",
-  timeout: "The platform did not answer in time.",
-  protocol: "The platform answered with something that is not its API envelope. Check PLATFORM_BASE_URL.",
-  business: "The platform refused the request.",
-};
+const FAILURE_KINDS = ["auth", "transport", "timeout", "protocol", "business"] as const;
+const isFailureKind = (kind: string): kind is (typeof FAILURE_KINDS)[number] =>
+  (FAILURE_KINDS as readonly string[]).includes(kind);
 
-/** Reads the bank directory (a call that needs the token and moves no money); reports latency and traceID. */
-export async function testPlatformConnection(actorUserId: string): Promise<ConnectionTest> {
+/**
+ * Reads the bank directory (a call that needs the token and moves no money); reports latency and
+ * traceID, in the words of the given language (the user's).
+ */
+export async function testPlatformConnection(actorUserId: string, locale: Locale): Promise<ConnectionTest> {
+  const t = translatorIn("settings", locale);
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
     const { banks, traceID } = await getPlatformClient().getBanks({ actorUserId });
-    return { ok: true, latencyMs: latency(), traceID, detail: `bank directory read: ${banks.length} banks` };
+    const detail = t("connection.banksRead", { count: banks.length });
+    return { ok: true, latencyMs: latency(), traceID, detail };
   } catch (error) {
     if (!isPlatformError(error)) {
       getLog().error({ err: error }, "connection test failed");
-      return { ok: false, latencyMs: latency(), traceID: null, message: "The test could not run." };
+      return { ok: false, latencyMs: latency(), traceID: null, message: t("connection.couldNotRun") };
     }
     getLog().warn({ err: error, traceID: error.traceID }, "connection test failed");
     return {
       ok: false,
       latencyMs: latency(),
       traceID: error.traceID,
-      message: failureText[error.kind] ?? "The call failed.",
+      message: isFailureKind(error.kind)
+        ? t(`connection.failures.${error.kind}`)
+        : t("connection.callFailed"),
     };
   }
 }

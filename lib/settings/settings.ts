@@ -1,11 +1,15 @@
 import "server-only";
 import { isIP } from "node:net";
 import { z } from "zod";
+import { en as zodEn, ru as zodRu } from "zod/locales";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { Locale } from "@/lib/i18n/locales";
+import { translatorIn } from "@/lib/i18n/translate";
 import { Decimal } from "@/lib/money/decimal";
+import { parseAmountInput } from "@/lib/money/parse-input";
 
 // Settings an admin can change at run time (stored in the Setting table); defaults come from the
 // environment so a fresh install works without visiting the settings page.
@@ -96,59 +100,74 @@ function isCidr(value: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-/** A whole number of minutes (or days) within bounds: a number, or the digits typed in the form ("1e3", "1.5", " " are refused). */
-function wholeMinutes(min: number, max: number, maxInWords: string, unit: "minute" | "day" = "minute") {
-  const tooMany = `At most ${max} ${unit}s (${maxInWords}).`;
+/**
+ * A whole number of minutes (or days) within bounds: a number, or the digits typed in the form ("1e3",
+ * "1.5", " " are refused). Messages are catalog keys (settings.validation.*), worded by saveSetting.
+ */
+function wholeMinutes(
+  min: number,
+  max: number,
+  span: "day" | "week" | "tenYears",
+  unit: "minute" | "day" = "minute",
+) {
+  const units = unit === "day" ? "Days" : "Minutes";
+  const tooMany = { message: `settings.validation.atMost${units}`, params: { maximum: max, span } };
   return z
-    .union([z.number(), z.string()], { error: `Enter a whole number of ${unit}s.` })
+    .union([z.number(), z.string()], { error: `settings.validation.whole${units}` })
     .transform((v, ctx): number => {
-      const fail = (message: string) => {
-        ctx.addIssue({ code: "custom", message });
+      const fail = (issue: { message: string; params?: Record<string, unknown> }) => {
+        ctx.addIssue({ code: "custom", ...issue });
         return z.NEVER;
       };
       let n = v;
       if (typeof n === "string") {
         const t = n.trim();
-        if (!/^\d+$/.test(t)) return fail(`Enter a whole number of ${unit}s, digits only.`);
+        if (!/^\d+$/.test(t)) return fail({ message: `settings.validation.digitsOnly${units}` });
         if (t.length > 9) return fail(tooMany);
         n = Number(t);
       }
-      if (!Number.isInteger(n)) return fail(`Enter a whole number of ${unit}s.`);
-      if (n < min) return fail(`At least ${min} ${unit}${min === 1 ? "" : "s"}.`);
+      if (!Number.isInteger(n)) return fail({ message: `settings.validation.whole${units}` });
+      if (n < min) return fail({ message: `settings.validation.atLeast${units}`, params: { minimum: min } });
       if (n > max) return fail(tooMany);
       return n;
     });
 }
 
+/** An amount typed in either language ("50000,50" or "50000.50") as a plain decimal string; other text as it is. */
+const typedAmount = (v: string) => {
+  const parsed = parseAmountInput(v);
+  return parsed.ok ? parsed.value : v.trim();
+};
+
 /** A positive decimal string with at most 4 decimals and no exponent (an amount in the payment currency). */
 export const thresholdSchema = z
-  .string({ error: "Enter an amount such as 50000 or 50000.50, or leave it empty." })
-  .trim()
+  .string({ error: "settings.validation.thresholdType" })
+  .transform(typedAmount)
   .superRefine((v, ctx) => {
     // one message, the first problem found (later checks would not make sense on a broken value)
-    const fail = (message: string) => ctx.addIssue({ code: "custom", message });
-    if (v === "") return fail("Enter an amount, or remove the limit.");
-    if (v.length > 30) return fail("At most 30 characters.");
-    if (!/^\d+(\.\d+)?$/.test(v))
-      return fail("Write the amount as plain digits, e.g. 50000.50 (no exponent, no sign).");
-    if (!/^\d+(\.\d{1,4})?$/.test(v)) return fail("Use at most 4 digits after the decimal point.");
-    if (!new Decimal(v).greaterThan(0)) return fail("Must be greater than zero.");
+    const fail = (message: string, params?: Record<string, unknown>) =>
+      ctx.addIssue({ code: "custom", message, params });
+    if (v === "") return fail("settings.validation.thresholdEmpty");
+    if (v.length > 30) return fail("settings.validation.atMostCharacters", { maximum: 30 });
+    if (!/^\d+(\.\d+)?$/.test(v)) return fail("settings.validation.plainDigits");
+    if (!/^\d+(\.\d{1,4})?$/.test(v)) return fail("settings.validation.fourDecimals");
+    if (!new Decimal(v).greaterThan(0)) return fail("settings.validation.aboveZero");
   })
   .transform((v) => new Decimal(v).toFixed());
 
 /** A percentage above 0 and at most 50, with at most 2 decimals (e.g. 1 or 2.5). */
 export const percentSchema = z
-  .string({ error: "Enter a percentage such as 1 or 2.5, or leave it empty." })
-  .trim()
+  .string({ error: "settings.validation.percentType" })
+  .transform(typedAmount)
   .superRefine((v, ctx) => {
-    const fail = (message: string) => ctx.addIssue({ code: "custom", message });
-    if (v === "") return fail("Enter a percentage, or turn the check off.");
-    if (v.length > 10) return fail("At most 10 characters.");
-    if (!/^\d+(\.\d{1,2})?$/.test(v))
-      return fail("Write the percentage as plain digits with at most 2 decimals, e.g. 2.5.");
+    const fail = (message: string, params?: Record<string, unknown>) =>
+      ctx.addIssue({ code: "custom", message, params });
+    if (v === "") return fail("settings.validation.percentEmpty");
+    if (v.length > 10) return fail("settings.validation.atMostCharacters", { maximum: 10 });
+    if (!/^\d+(\.\d{1,2})?$/.test(v)) return fail("settings.validation.percentDigits");
     const n = new Decimal(v);
-    if (!n.greaterThan(0)) return fail("Must be greater than zero.");
-    if (n.greaterThan(50)) return fail("At most 50 %.");
+    if (!n.greaterThan(0)) return fail("settings.validation.aboveZero");
+    if (n.greaterThan(50)) return fail("settings.validation.percentMax");
   })
   .transform((v) => new Decimal(v).toFixed());
 
@@ -156,39 +175,39 @@ export const settingValueSchemas = {
   webhookAllowedIps: z
     .array(
       z
-        .string({ error: "Each entry must be text." })
+        .string({ error: "settings.validation.entryText" })
         .trim()
-        .max(64, "An entry is at most 64 characters.")
-        .refine(isCidr, "Each entry must be an IP address or a CIDR such as 10.0.0.0/8 or 2001:db8::/32."),
-      { error: "Expected a list of IP addresses or CIDRs." },
+        .max(64, "settings.validation.entryLength")
+        .refine(isCidr, "settings.validation.entryCidr"),
+      { error: "settings.validation.listType" },
     )
-    .max(200, "At most 200 entries.")
+    .max(200, "settings.validation.listLength")
     .transform((list) => [...new Set(list)]),
   webhookBearerToken: z
-    .string({ error: "Enter a token, or clear it." })
+    .string({ error: "settings.validation.tokenType" })
     .trim()
-    .min(16, "Use at least 16 characters.")
-    .max(512, "At most 512 characters.")
-    .regex(/^[\x21-\x7e]+$/, "Use printable ASCII characters without spaces.")
+    .min(16, "settings.validation.tokenShort")
+    .max(512, "settings.validation.tokenLong")
+    .regex(/^[\x21-\x7e]+$/, "settings.validation.tokenAscii")
     .nullable(),
-  webhookOpenEndpoint: z.boolean({ error: "Choose on or off." }),
-  stuckOperationMinutes: wholeMinutes(1, 10_080, "one week"),
+  webhookOpenEndpoint: z.boolean({ error: "settings.validation.onOff" }),
+  stuckOperationMinutes: wholeMinutes(1, 10_080, "week"),
   autoApproveBelow: thresholdSchema.nullable(),
   twoApprovalsAbove: thresholdSchema.nullable(),
-  allowPrivateWebhookUrls: z.boolean({ error: "Choose on or off." }),
-  sessionLifetimeMinutes: wholeMinutes(15, SESSION_LIFETIME_MAX_MINUTES, "one week"),
-  sessionIdleMinutes: wholeMinutes(5, 24 * 60, "one day"),
+  allowPrivateWebhookUrls: z.boolean({ error: "settings.validation.onOff" }),
+  sessionLifetimeMinutes: wholeMinutes(15, SESSION_LIFETIME_MAX_MINUTES, "week"),
+  sessionIdleMinutes: wholeMinutes(5, 24 * 60, "day"),
   autoApproveRecipientDailySum: thresholdSchema.nullable(),
   nearDuplicateTolerancePercent: percentSchema.nullable(),
-  balanceDifferenceMinutes: wholeMinutes(1, 10_080, "one week"),
-  apiCallRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
-  failedApiCallRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
-  webhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
-  refusedWebhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  balanceDifferenceMinutes: wholeMinutes(1, 10_080, "week"),
+  apiCallRetentionDays: wholeMinutes(7, 3650, "tenYears", "day"),
+  failedApiCallRetentionDays: wholeMinutes(7, 3650, "tenYears", "day"),
+  webhookRetentionDays: wholeMinutes(7, 3650, "tenYears", "day"),
+  refusedWebhookRetentionDays: wholeMinutes(7, 3650, "tenYears", "day"),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {
-  error: "Unknown setting.",
+  error: "settings.validation.unknownSetting",
 });
 
 export type SaveResult<K extends SettingKey = SettingKey> =
@@ -216,16 +235,40 @@ function invalid(message: string): SaveResult {
   return { ok: false, code: "invalid", message, fieldErrors: { value: [message] } };
 }
 
+type SettingsTranslator = ReturnType<typeof translatorIn<"settings">>;
+
+/**
+ * A problem with a value in words: the schemas write catalog keys (settings.validation.*) with their
+ * figures as parameters; zod's own messages (a wrong type...) come from zod's locale of the language.
+ */
+function problemText(issue: z.core.$ZodIssue | undefined, t: SettingsTranslator): string {
+  const key = issue?.message.startsWith("settings.") ? issue.message.slice("settings.".length) : null;
+  if (!issue || !key || !t.has(key as "title")) return issue?.message ?? t("validation.invalidValue");
+  const values: Record<string, string | number> = {};
+  if (issue.code === "custom") Object.assign(values, issue.params);
+  if ("minimum" in issue) values.minimum = Number(issue.minimum);
+  if ("maximum" in issue) values.maximum = Number(issue.maximum);
+  return t(key as "title", values as never);
+}
+
 /**
  * Validates and stores one setting, audited with the old and new value (the bearer token as
- * configured or not), then drops this process's cache so the change applies at once.
+ * configured or not), then drops this process's cache so the change applies at once. Refusals are
+ * worded in `locale` (the server action passes the user's; absent: the deployment's).
  */
-export async function saveSetting(actor: Actor, key: unknown, value: unknown): Promise<SaveResult> {
+export async function saveSetting(
+  actor: Actor,
+  key: unknown,
+  value: unknown,
+  locale: Locale = getEnv().DEFAULT_LOCALE,
+): Promise<SaveResult> {
+  const t = translatorIn("settings", locale);
   const parsedKey = settingKeySchema.safeParse(key);
-  if (!parsedKey.success) return invalid("Unknown setting.");
+  if (!parsedKey.success) return invalid(t("validation.unknownSetting"));
   const k = parsedKey.data;
-  const parsed = settingValueSchemas[k].safeParse(value);
-  if (!parsed.success) return invalid(parsed.error.issues[0]?.message ?? "Invalid value.");
+  const zodLocale = locale === "ru" ? zodRu : zodEn;
+  const parsed = settingValueSchemas[k].safeParse(value, { error: zodLocale().localeError });
+  if (!parsed.success) return invalid(problemText(parsed.error.issues[0], t));
   const next = parsed.data as Settings[SettingKey];
 
   forgetCachedSettings();
@@ -241,7 +284,7 @@ export async function saveSetting(actor: Actor, key: unknown, value: unknown): P
     thresholds.twoApprovalsAbove !== null &&
     new Decimal(thresholds.autoApproveBelow).greaterThan(thresholds.twoApprovalsAbove)
   ) {
-    return invalid("The auto-approval limit cannot be above the two-approvals limit.");
+    return invalid(t("validation.limitsOrder"));
   }
 
   // A cleared value is stored as JSON null: it overrides the environment's default.

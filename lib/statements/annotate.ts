@@ -1,6 +1,7 @@
 import "server-only";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { translatorFor } from "@/lib/auth/translator";
 import type { OutsideMovementKind } from "@/lib/generated/prisma/enums";
 
 export type AnnotateResult = { ok: true; id: string } | { ok: false; code: "not_found"; message: string };
@@ -10,12 +11,13 @@ export async function annotateMovement(
   actor: Actor,
   input: { id: string; kind: OutsideMovementKind; reference: string | null; note: string | null },
 ): Promise<AnnotateResult> {
+  const t = await translatorFor("statements");
   return getDb().$transaction(async (tx) => {
     const before = await tx.outsideMovement.findUnique({
       where: { id: input.id },
       select: { kind: true, reference: true, note: true },
     });
-    if (!before) return { ok: false, code: "not_found", message: "No such movement." };
+    if (!before) return { ok: false, code: "not_found", message: t("movement.noSuchMovement") };
     await tx.outsideMovement.update({
       where: { id: input.id },
       data: {

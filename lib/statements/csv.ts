@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
 import { csvCell, csvLine } from "@/lib/csv/encode";
-import { statementHeading, statementLabels as L, summaryFigures } from "@/lib/statements/labels";
+import { statementHeading, statementLabels, summaryFigures } from "@/lib/statements/labels";
 import type { StatementDocument } from "@/lib/statements/document";
 import { Decimal } from "@/lib/money/decimal";
 
@@ -20,10 +20,11 @@ function write(out: Writable, text: string): Promise<void> {
 /** CSV: the summary as label/value lines, a blank line, then every posting and a totals line. */
 export async function writeStatementCsv(doc: StatementDocument, out: Writable): Promise<void> {
   const s = doc.summary;
+  const L = statementLabels(doc.locale);
   const t = (v: string) => csvCell(v, { text: true });
   const summary: [string, string][] = [
-    ...statementHeading(doc),
-    ...summaryFigures(s),
+    ...statementHeading(doc, L),
+    ...summaryFigures(s, L),
     [
       L.check,
       `${s.check.openingPlusMovements} = ${s.check.closing}: ${s.check.ok ? L.checkOk : L.checkFailed}`,

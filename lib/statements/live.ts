@@ -2,6 +2,7 @@ import "server-only";
 import { getEnv } from "@/lib/env";
 import { allPostings } from "@/lib/ledger/postings";
 import { statementSummary, type StatementPeriod } from "@/lib/ledger/statement";
+import type { Locale } from "@/lib/i18n/locales";
 import type { StatementDocument } from "@/lib/statements/document";
 
 /** The merchant as the statement names it: the platform's host and, when the token names it, the merchant id. */
@@ -19,12 +20,14 @@ export function merchantLabel(): string {
   }
 }
 
-/** A statement of the ledger as it is now. */
+/** A statement of the ledger as it is now, worded in the given language (by default the deployment's). */
 export async function liveStatement(
   period: StatementPeriod,
   generatedBy: string,
+  locale?: Locale,
 ): Promise<StatementDocument> {
   return {
+    locale,
     merchant: merchantLabel(),
     generatedAt: new Date().toISOString(),
     generatedBy,

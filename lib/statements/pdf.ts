@@ -3,7 +3,8 @@ import type { Writable } from "node:stream";
 import PDFDocument from "pdfkit";
 import type { StatementPosting } from "@/lib/ledger/postings";
 import type { StatementDocument } from "@/lib/statements/document";
-import { statementLabels as L, summaryFigures } from "@/lib/statements/labels";
+import { exactAmount } from "@/lib/statements/exact-amount";
+import { statementLabels, summaryFigures, type StatementLabels } from "@/lib/statements/labels";
 
 // DejaVu Sans covers Cyrillic (recipient and bank names); shipped by the dejavu-fonts-ttf package.
 const FONT_DIR = path.join(process.cwd(), "node_modules", "dejavu-fonts-ttf", "ttf");
@@ -13,8 +14,7 @@ const FONT_BOLD = path.join(FONT_DIR, "DejaVuSans-Bold.ttf");
 const MARGIN = 36;
 type Column = { key: string; title: string; width: number; align?: "right" };
 
-const c = L.columns;
-const columns: Column[] = [
+const columnsOf = (c: StatementLabels["columns"]): Column[] => [
   { key: "at", title: c.at, width: 92 },
   { key: "kind", title: c.kind, width: 96 },
   { key: "amount", title: c.amount, width: 62, align: "right" },
@@ -27,17 +27,17 @@ const columns: Column[] = [
   { key: "counterparty", title: c.counterparty, width: 88 },
 ];
 
-function cells(r: StatementPosting): Record<string, string> {
+function cells(r: StatementPosting, L: StatementLabels, n: (v: string) => string): Record<string, string> {
   return {
     at: r.at.replace("T", " ").replace("Z", ""),
     kind: L.kinds[r.kind],
-    amount: r.amount,
-    balance: r.balance,
+    amount: n(r.amount),
+    balance: n(r.balance),
     key: r.key,
     idTransactionMerchant: r.idTransactionMerchant ?? "",
     paymentMethod: r.paymentMethod ?? "",
-    amountPayment: r.amountPayment ? `${r.amountPayment} ${r.currencyPayment ?? ""}` : "",
-    exchangeRate: r.exchangeRate ?? "",
+    amountPayment: r.amountPayment ? `${n(r.amountPayment)} ${r.currencyPayment ?? ""}` : "",
+    exchangeRate: r.exchangeRate ? n(r.exchangeRate) : "",
     counterparty: [r.counterparty, r.bankName, r.reference, r.note].filter(Boolean).join(" · "),
   };
 }
@@ -48,6 +48,11 @@ function cells(r: StatementPosting): Record<string, string> {
  */
 export async function writeStatementPdf(doc: StatementDocument, out: Writable): Promise<void> {
   const s = doc.summary;
+  const L = statementLabels(doc.locale);
+  const c = L.columns;
+  const columns = columnsOf(c);
+  // Amounts as the language writes numbers (decimal comma in Russian), every digit kept.
+  const n = (v: string) => exactAmount(v, L.locale);
   const pdf = new PDFDocument({
     size: "A4",
     layout: "landscape",
@@ -97,15 +102,17 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
 
   pdf.font("bold").fontSize(11).text(L.summary);
   pdf.font("body").fontSize(9);
-  for (const [k, v] of summaryFigures(s)) {
+  for (const [k, v] of summaryFigures(s, L)) {
     const y = pdf.y;
     pdf.text(k, MARGIN, y, { width: 260 });
-    pdf.text(`${v} ${s.currency ?? ""}`, MARGIN + 260, y, { width: 140, align: "right" });
+    const afterLabel = pdf.y; // a long label (Russian) may take two lines
+    pdf.text(`${n(v)} ${s.currency ?? ""}`, MARGIN + 260, y, { width: 140, align: "right" });
+    pdf.y = Math.max(afterLabel, pdf.y);
   }
   pdf
     .font("bold")
     .text(
-      `${L.check}: ${s.opening.available} + ${s.totals.movements} = ${s.check.openingPlusMovements}; ${L.closing} ${s.check.closing} — ${s.check.ok ? L.checkOk : L.checkFailed}`,
+      `${L.check}: ${n(s.opening.available)} + ${n(s.totals.movements)} = ${n(s.check.openingPlusMovements)}; ${L.closing} ${n(s.check.closing)} — ${s.check.ok ? L.checkOk : L.checkFailed}`,
       MARGIN,
       pdf.y + 4,
       { width },
@@ -117,20 +124,25 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
   const dayCols = [c.day, L.credits, L.debits, L.commissions, L.holds, L.outside, c.closing];
   const dayWidth = width / dayCols.length;
   const dayRow = (values: string[], bold = false) => {
-    if (pdf.y + 12 > bottom()) pdf.addPage();
-    const y = pdf.y;
     pdf.font(bold ? "bold" : "body");
+    // The heading row wraps its (possibly long, Russian) titles; figures stay on one line.
+    const h = bold
+      ? Math.max(11, ...values.map((v) => pdf.heightOfString(v, { width: dayWidth - 4 }) + 1))
+      : 11;
+    if (pdf.y + h + 1 > bottom()) pdf.addPage();
+    const y = pdf.y;
     values.forEach((v, i) =>
       pdf.text(v, MARGIN + i * dayWidth, y, {
         width: dayWidth - 4,
         align: i === 0 ? "left" : "right",
-        lineBreak: false,
+        lineBreak: bold,
       }),
     );
-    pdf.y = y + 11;
+    pdf.y = y + h;
   };
   dayRow(dayCols, true);
-  for (const d of s.days) dayRow([d.day, d.credits, d.debits, d.commissions, d.holds, d.outside, d.closing]);
+  for (const d of s.days)
+    dayRow([d.day, ...[d.credits, d.debits, d.commissions, d.holds, d.outside, d.closing].map(n)]);
   pdf.moveDown(0.5);
 
   pdf.addPage();
@@ -153,7 +165,7 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
     pdf.y = y + h;
   };
   row(Object.fromEntries(columns.map((col) => [col.key, col.title])), true);
-  for await (const chunk of doc.lines()) for (const r of chunk) row(cells(r));
+  for await (const chunk of doc.lines()) for (const r of chunk) row(cells(r, L, n));
 
   const range = pdf.bufferedPageRange();
   for (let i = 0; i < range.count; i++) {

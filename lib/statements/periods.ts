@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { StatementPeriod } from "@/lib/ledger/statement";
+import type { Locale } from "@/lib/i18n/locales";
 import { canonicalTimeZone, formatInZone, isDateOnly, nextDay, zonedToUtc } from "@/lib/time/zone";
 
 export const periodPresets = [
@@ -19,12 +20,12 @@ export const periodQuerySchema = z.object({
     .default("UTC")
     .transform((v, ctx) => {
       const zone = canonicalTimeZone(v);
-      if (!zone) ctx.addIssue({ code: "custom", message: "Unknown time zone." });
+      if (!zone) ctx.addIssue({ code: "custom", message: "statements.period.unknownZone" });
       return zone ?? "UTC";
     }),
   // Custom periods: whole local days, `to` included.
-  from: z.string().refine(isDateOnly, "Use YYYY-MM-DD.").optional(),
-  to: z.string().refine(isDateOnly, "Use YYYY-MM-DD.").optional(),
+  from: z.string().refine(isDateOnly, "statements.period.dayFormat").optional(),
+  to: z.string().refine(isDateOnly, "statements.period.dayFormat").optional(),
 });
 export type PeriodQuery = z.infer<typeof periodQuerySchema>;
 
@@ -39,14 +40,17 @@ function addDays(day: string, n: number): string {
   return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
 }
 
+/** Why a custom period cannot be resolved; worded by the catalog (`statements.period.<problem>`). */
+export type PeriodProblem = "missingDay" | "reversed" | "tooLong";
+
 /**
- * The period a query names, as local days of its zone ("last 30 days" ends now). Returns an error text
- * for a custom period that is missing a bound, reversed, or longer than about 13 months.
+ * The period a query names, as local days of its zone ("last 30 days" ends now). Refuses a custom
+ * period that is missing a bound, reversed, or longer than about 13 months.
  */
 export function resolvePeriod(
   q: PeriodQuery,
   now = new Date(),
-): { ok: true; period: StatementPeriod; label: string } | { ok: false; message: string } {
+): { ok: true; period: StatementPeriod; label: string } | { ok: false; problem: PeriodProblem } {
   const today = formatInZone(now, q.tz).slice(0, 10);
   const local = (first: string, afterLast: string, label: string) => ({
     ok: true as const,
@@ -71,10 +75,20 @@ export function resolvePeriod(
         label: `${addDays(today, -29)} — ${today}`,
       };
     case "custom": {
-      if (!q.from || !q.to) return { ok: false, message: "Choose both the first and the last day." };
-      if (q.to < q.from) return { ok: false, message: "The last day comes before the first day." };
-      if (addDays(q.from, 400) < q.to) return { ok: false, message: "A statement covers at most 400 days." };
+      if (!q.from || !q.to) return { ok: false, problem: "missingDay" };
+      if (q.to < q.from) return { ok: false, problem: "reversed" };
+      if (addDays(q.from, 400) < q.to) return { ok: false, problem: "tooLong" };
       return local(q.from, nextDay(q.to), `${q.from} — ${q.to}`);
     }
   }
+}
+
+/** A period's label with its days as the language writes them (ru "01.03.2031 — 10.03.2031", a month "03.2031"). */
+export function localPeriodLabel(label: string, locale: Locale): string {
+  if (locale === "en") return label;
+  return label.replace(
+    /\b(\d{4})-(\d{2})(?:-(\d{2}))?\b/g,
+    (_match, year: string, month: string, day?: string) =>
+      day ? `${day}.${month}.${year}` : `${month}.${year}`,
+  );
 }

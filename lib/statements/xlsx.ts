@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { Decimal } from "@/lib/money/decimal";
 import type { StatementDocument } from "@/lib/statements/document";
-import { statementHeading, statementLabels as L, summaryFigures } from "@/lib/statements/labels";
+import { statementHeading, statementLabels, summaryFigures } from "@/lib/statements/labels";
 
 // Spreadsheet cells are numbers (doubles) by nature: amounts are exact decimal strings up to here and
 // become numbers only as cell values, shown with four decimals.
@@ -35,6 +35,7 @@ async function compressorDrained(sheet: ExcelJS.Worksheet): Promise<void> {
  */
 export async function writeStatementXlsx(doc: StatementDocument, out: Writable): Promise<void> {
   const s = doc.summary;
+  const L = statementLabels(doc.locale);
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,
@@ -45,7 +46,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
 
   const summary = wb.addWorksheet(L.sheets.summary);
   summary.columns = [{ width: 46 }, { width: 40 }];
-  const text = statementHeading(doc);
+  const text = statementHeading(doc, L);
   if (doc.issued)
     text.push(
       [L.issuedAt, doc.issued.at],
@@ -53,7 +54,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
       [L.contentHash, doc.issued.contentHash],
     );
   for (const row of text) summary.addRow(row).commit();
-  const money: [string, string][] = [...summaryFigures(s), [L.check, s.check.openingPlusMovements]];
+  const money: [string, string][] = [...summaryFigures(s, L), [L.check, s.check.openingPlusMovements]];
   for (const [label, value] of money) {
     const row = summary.addRow([label, num(value)]);
     row.getCell(2).numFmt = MONEY;

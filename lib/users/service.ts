@@ -1,15 +1,31 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { createTranslator } from "next-intl";
+import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";
 import { endAllSessions } from "@/lib/auth/session-store";
 import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
+import { messagesFor } from "@/lib/i18n/messages";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
+
+/** What went wrong, as a catalog key (admin.users.errors.<code>) with its values; the message is English for the command line. */
+export type UserErrorCode = "exists" | "unknownEmail";
 
 export class UserError extends Error {
   override name = "UserError";
+  constructor(
+    readonly code: UserErrorCode,
+    readonly values: { email: string },
+    message: string,
+  ) {
+    super(message);
+  }
 }
+
+/** Why a change would lock the administration out (admin.users.errors.<problem>). */
+export type LockoutProblem = "disableSelf" | "changeOwnRole" | "lastAdmin";
 
 const publicFields = {
   id: true,
@@ -21,16 +37,35 @@ const publicFields = {
   createdAt: true,
 } as const;
 
+/**
+ * Parses input given to these functions directly (the command line, scripts/user.ts; the server actions
+ * validate first, in the user's language). A refusal is thrown with the schemas' catalog keys worded
+ * in English.
+ */
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const t = createTranslator({ locale: "en", messages: messagesFor("en") });
+  const issues = parsed.error.issues.map((issue) => {
+    if (!t.has(issue.message as never)) return issue;
+    const values: Record<string, string> = {};
+    if ("minimum" in issue) values.minimum = String(issue.minimum);
+    if ("maximum" in issue) values.maximum = String(issue.maximum);
+    return { ...issue, message: t(issue.message as never, values as never) };
+  });
+  throw new z.ZodError(issues);
+}
+
 export function generatePassword(): string {
   return randomBytes(12).toString("base64url");
 }
 
 async function findByEmail(email: string) {
   const user = await getDb().user.findUnique({
-    where: { email: emailSchema.parse(email) },
+    where: { email: parse(emailSchema, email) },
     select: publicFields,
   });
-  if (!user) throw new UserError(`No user with email ${email}.`);
+  if (!user) throw new UserError("unknownEmail", { email }, `No user with email ${email}.`);
   return user;
 }
 
@@ -38,11 +73,11 @@ export async function createUser(
   actor: Actor,
   input: { email: string; role: string; name?: string; password: string },
 ) {
-  const data = createUserSchema.parse(input);
+  const data = parse(createUserSchema, input);
   const passwordHash = await hashPassword(data.password);
   return getDb().$transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } })) {
-      throw new UserError(`A user with email ${data.email} already exists.`);
+      throw new UserError("exists", { email: data.email }, `A user with email ${data.email} already exists.`);
     }
     const user = await tx.user.create({
       data: { email: data.email, role: data.role, name: data.name, passwordHash },
@@ -79,20 +114,18 @@ export async function lockoutProblem(
   me: { id: string },
   user: { id: string; role: Role },
   change: Role | "disable",
-): Promise<string | null> {
+): Promise<LockoutProblem | null> {
   if (change !== "disable" && can(change, "users.manage")) return null;
-  if (user.id === me.id) {
-    return change === "disable" ? "You cannot disable yourself." : "You cannot change your own role.";
-  }
+  if (user.id === me.id) return change === "disable" ? "disableSelf" : "changeOwnRole";
   if (!can(user.role, "users.manage")) return null;
   const otherManagers = await getDb().user.count({
     where: { role: { in: rolesWith("users.manage") }, disabledAt: null, id: { not: user.id } },
   });
-  return otherManagers === 0 ? "This is the last enabled admin: make someone else admin first." : null;
+  return otherManagers === 0 ? "lastAdmin" : null;
 }
 
 export async function setRole(actor: Actor, email: string, role: string) {
-  const next: Role = roleSchema.parse(role);
+  const next: Role = parse(roleSchema, role);
   const user = await findByEmail(email);
   return getDb().$transaction(async (tx) => {
     const updated = await tx.user.update({
@@ -135,7 +168,7 @@ export async function disableUser(actor: Actor, email: string) {
 /** Sets a new password, clears any lock and ends existing sessions. */
 export async function resetPassword(actor: Actor, email: string, password: string) {
   const user = await findByEmail(email);
-  const passwordHash = await hashPassword(passwordSchema.parse(password));
+  const passwordHash = await hashPassword(parse(passwordSchema, password));
   await getDb().$transaction(async (tx) => {
     await tx.user.update({
       where: { id: user.id },

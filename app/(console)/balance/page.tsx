@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { BalanceCard } from "@/components/balance/balance-card";
 import BalanceCharts from "@/components/balance/charts";
 import { Movements } from "@/components/balance/movements";
@@ -14,13 +15,18 @@ import {
   medianTimeToFinal,
   successRate,
 } from "@/lib/charts/queries";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
 import { dailyClosings } from "@/lib/ledger/balance";
 import { listMovements } from "@/lib/ledger/movements";
 import { proofStatus, settleComparisons } from "@/lib/ledger/proof";
 import { getSettings } from "@/lib/settings/settings";
 import { canonicalTimeZone, formatInZone, zonedToUtc } from "@/lib/time/zone";
 
-export const metadata: Metadata = { title: "Balance" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("balance");
+  return { title: t("title") };
+}
 
 const PERIODS = [7, 30, 90] as const;
 
@@ -31,8 +37,12 @@ export default async function BalancePage({
 }) {
   const user = await requirePagePermission("balance.read");
   const { days: daysParam, tz: tzParam } = await searchParams;
+  // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
+  const t = await translatorFor("balance");
+  const { timeZone } = await requestPreferences();
   const days = PERIODS.find((d) => String(d) === daysParam) ?? 30;
-  const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || "UTC";
+  // Days are counted in the user's zone unless the address names another.
+  const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || timeZone;
   const to = new Date();
   const range = { from: new Date(to.getTime() - days * 86_400_000), to, tz };
   // Ledger closings: whole local days, the first one starting at midnight of the zone.
@@ -56,31 +66,31 @@ export default async function BalancePage({
 
   return (
     <section className="space-y-4">
-      <h1 className="text-2xl font-semibold">Balance</h1>
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
       {!balance.ok && (
         <p
           role="alert"
           className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200"
         >
-          {balance.message} {shown ? "Showing the last known balance." : "No balance has been read yet."}
+          {t("unreadable")} {shown ? t("showingLastKnown") : t("noneReadYet")}
           {balance.traceID && ` traceID ${balance.traceID}`}
         </p>
       )}
-      {shown && <BalanceCard balance={shown} rateSource={rateSource} />}
-      <ProofCard proof={proof} />
-      <Movements rows={movements} mayAnnotate={can(user.role, "balance.annotate")} />
-      <nav aria-label="Period" className="flex flex-wrap gap-2 text-sm">
+      {shown && <BalanceCard balance={shown} rateSource={rateSource} timeZone={tz} />}
+      <ProofCard proof={proof} timeZone={tz} />
+      <Movements rows={movements} mayAnnotate={can(user.role, "balance.annotate")} timeZone={tz} />
+      <nav aria-label={t("periodNav")} className="flex flex-wrap gap-2 text-sm">
         {PERIODS.map((d) => (
           <Link
             key={d}
-            href={`/balance?days=${d}${tz !== "UTC" ? `&tz=${encodeURIComponent(tz)}` : ""}`}
+            href={`/balance?days=${d}${tz !== timeZone ? `&tz=${encodeURIComponent(tz)}` : ""}`}
             aria-current={d === days ? "page" : undefined}
             className="rounded-md border border-zinc-300 px-3 py-1 aria-[current=page]:border-indigo-500 dark:border-zinc-700"
           >
-            {d} days
+            {t("days", { count: d })}
           </Link>
         ))}
-        <span className="self-center text-xs text-zinc-500">Days in {tz}.</span>
+        <span className="self-center text-xs text-zinc-500">{t("daysIn", { zone: tz })}</span>
       </nav>
       <BalanceCharts
         data={{

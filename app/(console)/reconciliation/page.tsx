@@ -1,58 +1,73 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { DriftDecision } from "@/components/reconciliation/drift-decision";
 import { RunNow } from "@/components/reconciliation/run-now";
 import { Alert } from "@/components/ui/alert";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
+import { parseLocalized } from "@/lib/i18n/validation";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
-import { formatInZone } from "@/lib/time/zone";
+import { formatDateTime } from "@/lib/time/zone";
 
-export const metadata: Metadata = { title: "Reconciliation" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("reconciliation");
+  return { title: t("title") };
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
-const when = (iso: string | null) => (iso ? formatInZone(new Date(iso), "UTC") : "—");
 const short = (v: unknown) => (v === null || v === undefined ? "—" : JSON.stringify(v));
 
 export default async function ReconciliationPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requirePagePermission("reconciliation.read");
   const raw = await searchParams;
-  const parsed = driftFilterSchema.safeParse({ state: first(raw.state), page: first(raw.page) });
+  const { locale, timeZone } = await requestPreferences();
+  // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
+  const t = await translatorFor("reconciliation");
+  const when = (iso: string | null) => (iso ? formatDateTime(new Date(iso), timeZone, locale) : "—");
+  const word = (key: string, code: string) => (t.has(key as "title") ? t(key as "title") : code);
+  const parsed = parseLocalized(
+    driftFilterSchema,
+    { state: first(raw.state), page: first(raw.page) },
+    locale,
+  );
   const filter = parsed.success ? parsed.data : driftFilterSchema.parse({});
   const [runs, drift, counts] = await Promise.all([listRuns(), listDrift(filter), driftCounts()]);
   const mayDecide = can(user.role, "reconciliation.resolve");
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Reconciliation</h1>
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
       {can(user.role, "reconciliation.run") && <RunNow />}
 
       <section className="space-y-2">
-        <h2 className="text-lg font-semibold">Runs</h2>
+        <h2 className="text-lg font-semibold">{t("runs.title")}</h2>
         {runs.length === 0 ? (
-          <p className="text-sm text-zinc-500">No runs yet.</p>
+          <p className="text-sm text-zinc-500">{t("runs.none")}</p>
         ) : (
           <DataTable
             testId="runs-table"
             headers={[
-              "Started (UTC)",
-              "Kind",
-              "Status",
-              "Finished",
-              "Pages",
-              "Seen",
-              "Inserted",
-              "Updated",
-              "Drift",
-              "Note",
+              t("runs.columns.started", { zone: timeZone }),
+              t("runs.columns.kind"),
+              t("runs.columns.status"),
+              t("runs.columns.finished"),
+              t("runs.columns.pages"),
+              t("runs.columns.seen"),
+              t("runs.columns.inserted"),
+              t("runs.columns.updated"),
+              t("runs.columns.drift"),
+              t("runs.columns.note"),
             ]}
           >
             {runs.map((r) => (
               <DataRow key={r.id} testId="run-row">
                 <Cell kind="when">{when(r.startedAt)}</Cell>
-                <Cell>{r.kind}</Cell>
-                <Cell testId="run-status">{r.status}</Cell>
+                <Cell>{word(`runs.kinds.${r.kind}`, r.kind)}</Cell>
+                <Cell testId="run-status">{word(`runs.statuses.${r.status}`, r.status)}</Cell>
                 <Cell kind="when">{when(r.finishedAt)}</Cell>
                 <Cell>{r.pages}</Cell>
                 <Cell>{r.operationsSeen}</Cell>
@@ -69,11 +84,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
       </section>
 
       <section className="space-y-2">
-        <h2 className="text-lg font-semibold">Drift items</h2>
+        <h2 className="text-lg font-semibold">{t("drift.title")}</h2>
         {!parsed.success && (
-          <Alert tone="error">{parsed.error.issues[0]?.message ?? "Check the filter."}</Alert>
+          <Alert tone="error">{Object.values(parsed.fieldErrors).flat()[0] ?? t("drift.checkFilter")}</Alert>
         )}
-        <nav aria-label="Drift state" className="flex gap-2 text-sm">
+        <nav aria-label={t("drift.stateNav")} className="flex gap-2 text-sm">
           {driftStates.map((s) => (
             <Link
               key={s}
@@ -81,25 +96,30 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               aria-current={filter.state === s ? "page" : undefined}
               className="rounded-md px-2 py-1 aria-[current=page]:bg-zinc-200 dark:aria-[current=page]:bg-zinc-800"
             >
-              {s} ({counts[s]})
+              {t(`drift.states.${s}`)} ({counts[s]})
             </Link>
           ))}
         </nav>
         {drift.rows.length === 0 ? (
-          <p className="text-sm text-zinc-500">No {filter.state} drift items.</p>
+          <p className="text-sm text-zinc-500">{t("drift.none", { state: filter.state })}</p>
         ) : (
           <DataTable
             testId="drift-table"
             headers={[
-              ...["Found (UTC)", "Kind", "Operation", "Mirror", "Platform", "Note"],
-              ...(mayDecide && filter.state !== "resolved" ? ["Decision"] : []),
+              t("drift.columns.found", { zone: timeZone }),
+              t("drift.columns.kind"),
+              t("drift.columns.operation"),
+              t("drift.columns.mirror"),
+              t("drift.columns.platform"),
+              t("drift.columns.note"),
+              ...(mayDecide && filter.state !== "resolved" ? [t("drift.columns.decision")] : []),
             ]}
           >
             {drift.rows.map((d) => (
               <DataRow key={d.id} testId="drift-row" top>
                 <Cell kind="when">{when(d.createdAt)}</Cell>
                 <Cell>
-                  {d.kind}
+                  {t(`drift.kinds.${d.kind}`)}
                   {d.fields.length > 0 && (
                     <span className="block text-xs text-zinc-500" data-testid="drift-fields">
                       {d.fields.join(", ")}
@@ -116,14 +136,15 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                 <Cell className="text-xs">
                   {d.repairedAt && (
                     <span className="block text-zinc-500" data-testid="drift-repaired">
-                      repaired {when(d.repairedAt)} from the platform
-                      {d.sourceRef ? ` (traceID ${d.sourceRef})` : ""}
+                      {d.sourceRef
+                        ? t("drift.repairedTrace", { at: when(d.repairedAt), traceID: d.sourceRef })
+                        : t("drift.repaired", { at: when(d.repairedAt) })}
                     </span>
                   )}
                   {d.note ?? ""}
                   {d.resolvedBy && (
                     <span className="block text-zinc-500">
-                      resolved by {d.resolvedBy} {when(d.resolvedAt)}
+                      {t("drift.resolvedBy", { email: d.resolvedBy, at: when(d.resolvedAt) })}
                     </span>
                   )}
                 </Cell>
@@ -142,7 +163,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               href={`/reconciliation?state=${filter.state}&page=${filter.page - 1}`}
               className="underline"
             >
-              Newer
+              {t("drift.newer")}
             </Link>
           )}
           {drift.hasMore && (
@@ -150,7 +171,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
               href={`/reconciliation?state=${filter.state}&page=${filter.page + 1}`}
               className="underline"
             >
-              Older
+              {t("drift.older")}
             </Link>
           )}
         </div>

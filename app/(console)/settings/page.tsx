@@ -1,18 +1,29 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { getTranslations } from "next-intl/server";
 import { OpenEndpointToggle } from "@/components/settings/open-endpoint-toggle";
 import { SettingForm } from "@/components/settings/setting-form";
 import { TestConnection } from "@/components/settings/test-connection";
 import { Alert } from "@/components/ui/alert";
 import { CopyButton } from "@/components/ui/copy-button";
 import { requirePagePermission } from "@/lib/auth/session";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
 import { originFrom } from "@/lib/http/origin";
 import { getPlatformConnection } from "@/lib/settings/connection";
 import { getSettings, toPublicSettings } from "@/lib/settings/settings";
 import { webhookEndpointView } from "@/lib/webhooks/endpoint";
-import { formatInZone } from "@/lib/time/zone";
+import type { CatalogMessages } from "@/i18n/messages-type";
+import { formatDateTime } from "@/lib/time/zone";
 
-export const metadata: Metadata = { title: "Settings" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("settings");
+  return { title: t("title") };
+}
+
+type SettingsWords = CatalogMessages["settings"]["fields"];
+type FieldKey = keyof SettingsWords;
+type HintedKey = { [K in FieldKey]: SettingsWords[K] extends { hint: string } ? K : never }[FieldKey];
 
 function Card({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -28,23 +39,28 @@ export default async function SettingsPage() {
   const [connection, settings] = await Promise.all([getPlatformConnection(), getSettings()]);
   const visible = toPublicSettings(settings);
   const webhook = await webhookEndpointView(originFrom(await headers()));
+  const { locale, timeZone } = await requestPreferences();
+  // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
+  const t = await translatorFor("settings");
+  const label = (key: FieldKey) => t(`fields.${key}.label`);
+  const hint = (key: HintedKey) => t(`fields.${key}.hint`);
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold">Settings</h1>
+      <h1 className="text-2xl font-semibold">{t("title")}</h1>
 
-      <Card title="Platform connection">
+      <Card title={t("connection.title")}>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-          <dt className="text-zinc-500">Base URL</dt>
+          <dt className="text-zinc-500">{t("connection.baseUrl")}</dt>
           <dd className="font-mono break-all">{connection.baseUrl}</dd>
-          <dt className="text-zinc-500">Token</dt>
+          <dt className="text-zinc-500">{t("connection.token")}</dt>
           <dd data-testid="platform-token">
-            {connection.tokenConfigured ? "configured (PLATFORM_TOKEN)" : "not configured"}
+            {connection.tokenConfigured ? t("connection.tokenConfigured") : t("connection.tokenMissing")}
           </dd>
-          <dt className="text-zinc-500">Last successful call</dt>
+          <dt className="text-zinc-500">{t("connection.lastCall")}</dt>
           <dd>
             {connection.lastSuccessfulCallAt
-              ? `${formatInZone(new Date(connection.lastSuccessfulCallAt), "UTC")} UTC`
-              : "none yet"}
+              ? `${formatDateTime(new Date(connection.lastSuccessfulCallAt), timeZone, locale)} ${timeZone}`
+              : t("connection.noneYet")}
             {connection.lastSuccessfulTraceID && (
               <span className="ml-2 font-mono text-xs">traceID {connection.lastSuccessfulTraceID}</span>
             )}
@@ -53,9 +69,9 @@ export default async function SettingsPage() {
         <TestConnection />
       </Card>
 
-      <Card title="Webhooks">
+      <Card title={t("webhooks.title")}>
         <div className="space-y-1 text-sm">
-          <p className="font-medium">URL to register with the platform</p>
+          <p className="font-medium">{t("webhooks.urlToRegister")}</p>
           {webhook.url ? (
             <div className="flex flex-wrap items-center gap-2">
               <code
@@ -67,142 +83,143 @@ export default async function SettingsPage() {
               <CopyButton text={webhook.url} />
             </div>
           ) : (
-            <p>Set PUBLIC_BASE_URL to show the URL.</p>
+            <p>{t("webhooks.setPublicBaseUrl")}</p>
           )}
           <p className="text-xs text-zinc-500" data-testid="webhook-path-secret">
             {webhook.pathSecret === "open"
-              ? "No secret path segment is required: you chose to accept webhooks at the bare URL."
-              : `It ends with the secret path segment (${webhook.pathSecret === "environment" ? "WEBHOOK_PATH_SECRET" : "generated at the first start"}): keep it out of tickets and chats. Requests without it are answered 404.`}
+              ? t("webhooks.openEndpoint")
+              : t("webhooks.secretSegment", { source: webhook.pathSecret })}
           </p>
           <OpenEndpointToggle open={visible.webhookOpenEndpoint} />
         </div>
         {webhook.unprotected && (
           <Alert tone="warning" testId="webhook-unprotected">
-            Nothing protects the webhook endpoint: no secret path segment, no bearer token and no IP
-            allowlist. Anyone who can reach this server can post webhooks. Paydesk takes amounts and new
-            operations only from the platform&apos;s own API, but a forged webhook can still move a status
-            until the next read and makes Paydesk call the platform. Require the secret path segment, or set a
-            bearer token or the allowlist.
+            {t("webhooks.unprotected")}
           </Alert>
         )}
         {visible.webhookAllowedIps.length === 0 && (
           <Alert tone="warning" testId="allowlist-empty">
-            The IP allowlist is empty: webhooks are accepted from any address. The platform signs nothing, so
-            add the platform&apos;s IP ranges (from the account manager).
+            {t("webhooks.allowlistEmpty")}
           </Alert>
         )}
         <SettingForm
           settingKey="webhookAllowedIps"
-          label="Source IP allowlist"
-          hint="One IP address or CIDR per line, e.g. 203.0.113.0/24."
+          label={label("webhookAllowedIps")}
+          hint={hint("webhookAllowedIps")}
           kind="list"
           initial={visible.webhookAllowedIps.join("\n")}
         />
         <p className="text-sm" data-testid="bearer-token-state">
-          Webhook bearer token:{" "}
-          <strong>{visible.webhookBearerTokenConfigured ? "configured" : "not configured"}</strong>
+          {t.rich("webhooks.bearerState", {
+            configured: String(visible.webhookBearerTokenConfigured),
+            strong: (chunks) => <strong>{chunks}</strong>,
+          })}
         </p>
         <SettingForm
           settingKey="webhookBearerToken"
-          label={visible.webhookBearerTokenConfigured ? "New bearer token" : "Bearer token"}
-          hint="Checked when set: webhooks must carry Authorization: Bearer <token>. It is never shown again."
+          label={
+            visible.webhookBearerTokenConfigured
+              ? t("fields.webhookBearerToken.labelReplace")
+              : label("webhookBearerToken")
+          }
+          hint={hint("webhookBearerToken")}
           kind="secret"
           clearable={visible.webhookBearerTokenConfigured}
         />
         <SettingForm
           settingKey="allowPrivateWebhookUrls"
-          label="Allow private webhook URLs on pay-outs"
-          hint="Off: a pay-out's own webhook URL may not point at localhost, private, loopback or link-local addresses. Turn on only for a test bench whose platform runs on the same network."
+          label={label("allowPrivateWebhookUrls")}
+          hint={hint("allowPrivateWebhookUrls")}
           kind="toggle"
           initial={String(visible.allowPrivateWebhookUrls)}
         />
       </Card>
 
-      <Card title="Pay-out approvals">
+      <Card title={t("cards.approvals")}>
         <SettingForm
           settingKey="autoApproveBelow"
-          label="Auto-approve pay-outs below (payment currency)"
-          hint="Empty: every pay-out needs an approval."
+          label={label("autoApproveBelow")}
+          hint={hint("autoApproveBelow")}
           initial={visible.autoApproveBelow ?? ""}
           clearable
-          clearLabel="Remove limit"
+          clearLabel={t("fields.autoApproveBelow.clear")}
         />
         <SettingForm
           settingKey="autoApproveRecipientDailySum"
-          label="Auto-approve while one recipient's pay-outs of 24 h stay below (payment currency)"
-          hint="Counts the recipient's pay-outs of the last 24 hours that are not rejected, cancelled or failed, so that a pay-out split into small ones still needs an approver. Empty: the auto-approval limit above."
+          label={label("autoApproveRecipientDailySum")}
+          hint={hint("autoApproveRecipientDailySum")}
           initial={visible.autoApproveRecipientDailySum ?? ""}
           clearable
-          clearLabel="Same as the auto-approval limit"
+          clearLabel={t("fields.autoApproveRecipientDailySum.clear")}
         />
         <SettingForm
           settingKey="nearDuplicateTolerancePercent"
-          label="Near-duplicate tolerance (% of the amount)"
-          hint="A pay-out to a recipient who had one within this share of the amount in the last 24 hours is blocked like a duplicate (an admin can override it). Empty: only exact duplicates are blocked."
+          label={label("nearDuplicateTolerancePercent")}
+          hint={hint("nearDuplicateTolerancePercent")}
           initial={visible.nearDuplicateTolerancePercent ?? ""}
           clearable
-          clearLabel="Turn off"
+          clearLabel={t("fields.nearDuplicateTolerancePercent.clear")}
         />
         <SettingForm
           settingKey="twoApprovalsAbove"
-          label="Two approvals for pay-outs above (payment currency)"
-          hint="Empty: one approval is enough for any amount."
+          label={label("twoApprovalsAbove")}
+          hint={hint("twoApprovalsAbove")}
           initial={visible.twoApprovalsAbove ?? ""}
           clearable
-          clearLabel="Remove limit"
+          clearLabel={t("fields.twoApprovalsAbove.clear")}
         />
       </Card>
 
-      <Card title="Operations">
+      <Card title={t("cards.operations")}>
         <SettingForm
           settingKey="stuckOperationMinutes"
-          label="Flag an operation as stuck after (minutes without a status change)"
+          label={label("stuckOperationMinutes")}
           initial={String(visible.stuckOperationMinutes)}
         />
         <SettingForm
           settingKey="balanceDifferenceMinutes"
-          label="Treat a difference between the ledger and the platform's balance as lasting after (minutes)"
-          hint="Then what operations do not explain is recorded as a movement outside operations."
+          label={label("balanceDifferenceMinutes")}
+          hint={hint("balanceDifferenceMinutes")}
           initial={String(visible.balanceDifferenceMinutes)}
         />
       </Card>
 
-      <Card title="Data retention">
+      <Card title={t("cards.retention")}>
         <SettingForm
           settingKey="apiCallRetentionDays"
-          label="Keep platform call records for (days)"
-          hint="7 to 3650. Calls of pay-outs, of operations with open drift or audited actions are never deleted."
+          label={label("apiCallRetentionDays")}
+          hint={hint("apiCallRetentionDays")}
           initial={String(visible.apiCallRetentionDays)}
         />
         <SettingForm
           settingKey="failedApiCallRetentionDays"
-          label="Keep failed platform calls for (days)"
+          label={label("failedApiCallRetentionDays")}
           initial={String(visible.failedApiCallRetentionDays)}
         />
         <SettingForm
           settingKey="webhookRetentionDays"
-          label="Keep webhook bodies for (days)"
-          hint="Webhooks not yet processed are never deleted."
+          label={label("webhookRetentionDays")}
+          hint={hint("webhookRetentionDays")}
           initial={String(visible.webhookRetentionDays)}
         />
         <SettingForm
           settingKey="refusedWebhookRetentionDays"
-          label="Keep refused or failed webhooks for (days)"
+          label={label("refusedWebhookRetentionDays")}
           initial={String(visible.refusedWebhookRetentionDays)}
         />
       </Card>
 
-      <Card title="Sessions">
+      <Card title={t("cards.sessions")}>
         <SettingForm
           settingKey="sessionLifetimeMinutes"
-          label="Sign staff out this long after they sign in (minutes)"
-          hint="15 to 10080 (one week). Applies to sessions already open."
+          label={label("sessionLifetimeMinutes")}
+          hint={hint("sessionLifetimeMinutes")}
           initial={String(visible.sessionLifetimeMinutes)}
         />
         <SettingForm
           settingKey="sessionIdleMinutes"
-          label="Sign staff out after this long without a request (minutes)"
-          hint="5 to 1440 (one day). Applies to sessions already open."
+          label={label("sessionIdleMinutes")}
+          hint={hint("sessionIdleMinutes")}
           initial={String(visible.sessionIdleMinutes)}
         />
       </Card>

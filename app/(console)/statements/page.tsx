@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getTranslations } from "next-intl/server";
 import { IssueButton } from "@/components/statements/issue-button";
 import { IssuedList } from "@/components/statements/issued-list";
 import { PeriodPicker } from "@/components/statements/period-picker";
@@ -6,26 +7,37 @@ import { PostingsTable } from "@/components/statements/postings-table";
 import { StatementSummaryView } from "@/components/statements/summary";
 import { requirePagePermission } from "@/lib/auth/session";
 import { can } from "@/lib/auth/permissions";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
 import { decodeCursor, postingsPage } from "@/lib/ledger/postings";
 import { statementSummary } from "@/lib/ledger/statement";
+import type { ExportFormat } from "@/lib/statements/document";
 import { issuedStatements } from "@/lib/statements/issued-list";
-import { periodQuerySchema, resolvePeriod } from "@/lib/statements/periods";
+import { localPeriodLabel, periodQuerySchema, resolvePeriod } from "@/lib/statements/periods";
 
-export const metadata: Metadata = { title: "Statements" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("statements");
+  return { title: t("pageTitle") };
+}
 
 type Search = Record<string, string | string[] | undefined>;
+const DOWNLOAD_FORMATS = ["xlsx", "pdf", "csv"] as const satisfies readonly ExportFormat[];
 const first = (v: string | string[] | undefined) => (typeof v === "string" ? v : undefined);
 
 export default async function StatementsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const user = await requirePagePermission("statements.read");
   const params = await searchParams;
+  const { locale, timeZone } = await requestPreferences();
+  // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
+  const t = await translatorFor("statements");
+  // Days are counted in the user's zone unless the address names another.
   const parsed = periodQuerySchema.safeParse({
     period: first(params.period),
-    tz: first(params.tz),
+    tz: first(params.tz) ?? timeZone,
     from: first(params.from),
     to: first(params.to),
   });
-  const query = parsed.success ? parsed.data : periodQuerySchema.parse({});
+  const query = parsed.success ? parsed.data : periodQuerySchema.parse({ tz: timeZone });
   const resolved = resolvePeriod(query);
   const cursorText = first(params.after);
   const cursor = cursorText ? decodeCursor(cursorText) : null;
@@ -37,20 +49,20 @@ export default async function StatementsPage({ searchParams }: { searchParams: P
 
   return (
     <section className="space-y-4">
-      <h1 className="text-2xl font-semibold">Statements</h1>
+      <h1 className="text-2xl font-semibold">{t("pageTitle")}</h1>
       <PeriodPicker query={query} />
       {!parsed.success && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          Some parameters were not understood; showing last month in UTC.
+          {t("unparsedParams", { zone: query.tz })}
         </p>
       )}
       {!resolved.ok ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {resolved.message}
+          {t(`period.${resolved.problem}`)}
         </p>
       ) : (
         <StatementBody
-          label={resolved.label}
+          label={localPeriodLabel(resolved.label, locale)}
           period={resolved.period}
           qs={qs}
           cursor={cursor}
@@ -78,27 +90,31 @@ async function StatementBody({
   mayIssue: boolean;
   query: Record<string, string | undefined>;
 }) {
-  const [summary, page] = await Promise.all([statementSummary(period), postingsPage(period, cursor, 100)]);
+  const [summary, page, t] = await Promise.all([
+    statementSummary(period),
+    postingsPage(period, cursor, 100),
+    translatorFor("statements"),
+  ]);
   return (
     <>
       <StatementSummaryView summary={summary} label={label} />
       <div className="flex flex-wrap items-center gap-2 text-sm">
-        {(["xlsx", "pdf", "csv"] as const).map((f) => (
+        {DOWNLOAD_FORMATS.map((f) => (
           <a
             key={f}
             href={`/api/statements/export?${qs}&format=${f}`}
             className="rounded-md border border-zinc-300 px-3 py-1 dark:border-zinc-700"
             data-testid={`download-${f}`}
           >
-            Download {f.toUpperCase()}
+            {t("download", { format: f.toUpperCase() })}
           </a>
         ))}
         {mayIssue && <IssueButton query={query} />}
       </div>
-      <PostingsTable rows={page.rows} currency={summary.currency} />
+      <PostingsTable rows={page.rows} currency={summary.currency} timeZone={period.tz} />
       {page.next && (
         <a href={`/statements?${qs}&after=${page.next}`} className="text-sm underline">
-          Next postings
+          {t("nextPostings")}
         </a>
       )}
     </>

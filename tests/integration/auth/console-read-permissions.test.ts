@@ -16,6 +16,8 @@ import {
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// Pages, actions and routes word their answers in the request's language: a request scope to read.
+vi.mock("next/headers", () => ({ headers: async () => new Headers({ host: "paydesk.test" }) }));
 
 const platform = {
   getOperation: async () => ({ operation: null, traceID: "trace-from-fake" }),

@@ -76,7 +76,8 @@ describe("authorizedAction", () => {
     expect(await action({ n: "7" })).toEqual({
       ok: true,
       input: { n: 7 },
-      user: { id: finance.id, email: finance.email, name: finance.name, role: "finance" },
+      // with no saved language or zone yet: the browser's decide
+      user: { ...finance, role: "finance", locale: null, timeZone: null },
     });
     expect(handler).toHaveBeenCalledTimes(1);
   });
@@ -141,6 +142,8 @@ describe("pages", () => {
       email: finance.email,
       name: finance.name,
       role: "finance",
+      locale: null,
+      timeZone: null,
     });
   });
 

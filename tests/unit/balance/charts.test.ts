@@ -1,9 +1,16 @@
 // The balance page's charts are server-rendered SVG: exact amounts in the tooltips, one bar segment per
 // status, no chart code for the browser.
-import { createElement } from "react";
+import { NextIntlClientProvider } from "next-intl";
+import { createElement, type ComponentProps, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import BalanceCharts, { type ChartsData } from "@/components/balance/charts";
+import enBalance from "@/messages/en/balance.json";
+import ruBalance from "@/messages/ru/balance.json";
+
+type ProviderProps = ComponentProps<typeof NextIntlClientProvider>;
+const withLanguage = (props: Omit<ProviderProps, "children">, child: ReactNode) =>
+  createElement(NextIntlClientProvider, props as ProviderProps, child);
 
 const data: ChartsData = {
   balance: [
@@ -40,8 +47,21 @@ const data: ChartsData = {
   timeToFinal: [],
 } as unknown as ChartsData;
 
+// The charts take their words from the catalogs, as the page's provider hands them down.
+const render = (locale: "en" | "ru") =>
+  renderToStaticMarkup(
+    withLanguage(
+      {
+        locale,
+        timeZone: "UTC",
+        messages: { balance: locale === "en" ? enBalance : ruBalance },
+      },
+      createElement(BalanceCharts, { data }),
+    ),
+  );
+
 describe("balance charts", () => {
-  const html = renderToStaticMarkup(createElement(BalanceCharts, { data }));
+  const html = render("en");
 
   it("draws each chart as SVG with the exact values in its tooltips", () => {
     expect(html).toContain('data-testid="chart-balance"');
@@ -56,5 +76,20 @@ describe("balance charts", () => {
   it("says when a chart has no data", () => {
     expect(html).toContain("Pay-outs: daily volume: no data in this period.");
     expect(html).toContain("Median time to a final status: no data in this period.");
+  });
+
+  it("speak Russian to a Russian reader: titles, legends, status names and numbers with a decimal comma", () => {
+    const ru = render("ru");
+    expect(ru).toContain("Выплаты: объём по дням: за этот период данных нет.");
+    expect(ru).toContain("Медианное время до финального статуса: за этот период данных нет.");
+    expect(ru).toContain("Платежи: объём по дням и статусам (RUB)");
+    expect(ru).toContain("успешна");
+    expect(ru).toContain("неуспешна");
+    // exact amounts, every digit kept, as Russian writes them
+    expect(ru).toContain("1\u00a0250,0001 USDT");
+    expect(ru).toContain("150\u00a0000,5 RUB");
+    // days on the axis as Russian writes them (day.month)
+    expect(ru).toContain(">20.11<");
+    expect(ru).not.toContain("no data in this period");
   });
 });

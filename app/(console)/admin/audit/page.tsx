@@ -1,23 +1,35 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { getTranslations } from "next-intl/server";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { Field } from "@/components/ui/field";
+import { auditActionDescription } from "@/lib/audit/descriptions";
 import { parseAuditFilter, listAudit } from "@/lib/audit/queries";
 import { requirePagePermission } from "@/lib/auth/session";
-import { formatInZone } from "@/lib/time/zone";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
+import { formatDateTime } from "@/lib/time/zone";
 
-export const metadata: Metadata = { title: "Audit log" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("admin.audit");
+  return { title: t("title") };
+}
 
 type SearchParams = Record<string, string | string[] | undefined>;
 const FILTER_KEYS = ["actor", "action", "target", "from", "to"] as const;
+/** The action filter matches a prefix: an action's name, not words. */
+const ACTION_PREFIX_EXAMPLE = "user.";
 const json = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v));
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePagePermission("audit.read");
   const raw = await searchParams;
-  const parsed = parseAuditFilter(raw);
+  const { locale, timeZone } = await requestPreferences();
+  // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
+  const t = await translatorFor("admin.audit");
+  const parsed = parseAuditFilter(raw, locale);
   const value = (k: string) => {
     const v = raw[k];
     return (Array.isArray(v) ? v[0] : v) ?? "";
@@ -32,58 +44,77 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   return (
     <section className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">Audit log</h1>
+        <h1 className="text-2xl font-semibold">{t("title")}</h1>
         {parsed.ok && (
           <a
             href={`/api/exports/audit${filterQuery.size ? `?${filterQuery}` : ""}`}
             className="rounded-md border border-zinc-300 px-3 py-2 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
             download
           >
-            Export CSV
+            {t("export")}
           </a>
         )}
       </div>
-      <p className="text-sm text-zinc-500">
-        Append-only: the database refuses to change or delete an entry. Times in UTC.
-      </p>
+      <p className="text-sm text-zinc-500">{t("appendOnly", { zone: timeZone })}</p>
       <form
         method="get"
         action="/admin/audit"
         className="grid gap-2 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
       >
-        <Field label="Actor email" name="actor" defaultValue={value("actor")} errors={errors.actor} />
+        <Field label={t("filters.actor")} name="actor" defaultValue={value("actor")} errors={errors.actor} />
         <Field
-          label="Action"
+          label={t("filters.action")}
           name="action"
           defaultValue={value("action")}
           errors={errors.action}
-          placeholder="user."
+          placeholder={ACTION_PREFIX_EXAMPLE}
         />
         <Field
-          label="Target id or type"
+          label={t("filters.target")}
           name="target"
           defaultValue={value("target")}
           errors={errors.target}
         />
-        <Field label="From" name="from" type="date" defaultValue={value("from")} errors={errors.from} />
-        <Field label="To" name="to" type="date" defaultValue={value("to")} errors={errors.to} />
+        <Field
+          label={t("filters.from")}
+          name="from"
+          type="date"
+          defaultValue={value("from")}
+          errors={errors.from}
+        />
+        <Field label={t("filters.to")} name="to" type="date" defaultValue={value("to")} errors={errors.to} />
         <Button type="submit" variant="secondary">
-          Filter
+          {t("filters.submit")}
         </Button>
       </form>
       {!parsed.ok && <Alert tone="error">{parsed.message}</Alert>}
-      {page && page.rows.length === 0 && <p className="text-sm text-zinc-500">No entries.</p>}
+      {page && page.rows.length === 0 && <p className="text-sm text-zinc-500">{t("none")}</p>}
       {page && page.rows.length > 0 && (
         <DataTable
           testId="audit-table"
-          headers={["When", "Who", "IP", "Action", "Target", "Before", "After"]}
+          headers={[
+            t("columns.when"),
+            t("columns.who"),
+            t("columns.ip"),
+            t("columns.action"),
+            t("columns.target"),
+            t("columns.before"),
+            t("columns.after"),
+          ]}
         >
           {page.rows.map((r) => (
             <DataRow key={r.id} testId="audit-row" top>
-              <Cell kind="when">{formatInZone(new Date(r.at), "UTC")}</Cell>
+              <Cell kind="when">{formatDateTime(new Date(r.at), timeZone, locale)}</Cell>
               <Cell>{r.actorEmail ?? "—"}</Cell>
               <Cell kind="code">{r.ip ?? "—"}</Cell>
-              <Cell kind="code">{r.action}</Cell>
+              <Cell className="text-xs">
+                <span className="font-mono">{r.action}</span>
+                {auditActionDescription(r.action, locale) && (
+                  <span className="block text-zinc-500" data-testid="audit-action-description">
+                    {auditActionDescription(r.action, locale)}
+                  </span>
+                )}
+              </Cell>
               <Cell className="break-all text-xs">
                 {r.targetType ?? ""} {r.targetId ?? ""}
               </Cell>
@@ -95,7 +126,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       )}
       {next && (
         <Link href={next} className="text-sm underline">
-          Older entries
+          {t("older")}
         </Link>
       )}
     </section>

@@ -1,6 +1,8 @@
 import { audit } from "@/lib/audit/log";
 import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
+import { requestPreferences } from "@/lib/auth/request-preferences";
+import { translatorFor } from "@/lib/auth/translator";
 import { statementResponse } from "@/lib/statements/respond";
 import { exportQuerySchema } from "@/lib/statements/export-query";
 import { liveStatement } from "@/lib/statements/live";
@@ -8,16 +10,17 @@ import { resolvePeriod } from "@/lib/statements/periods";
 
 /** A statement of any period as CSV, XLSX or PDF, streamed from the ledger as it is now. */
 export const GET = withPermission("statements.read", async (request, { user, actor }) => {
+  const t = await translatorFor("statements");
   const parsed = exportQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) {
-    return Response.json(
-      { ok: false, code: "invalid", message: "Check the period, zone and format." },
-      { status: 400 },
-    );
+    return Response.json({ ok: false, code: "invalid", message: t("period.checkQuery") }, { status: 400 });
   }
   const resolved = resolvePeriod(parsed.data);
   if (!resolved.ok)
-    return Response.json({ ok: false, code: "invalid", message: resolved.message }, { status: 400 });
+    return Response.json(
+      { ok: false, code: "invalid", message: t(`period.${resolved.problem}`) },
+      { status: 400 },
+    );
   await getDb().$transaction((tx) =>
     audit(tx, actor, {
       action: "statements.export",
@@ -30,6 +33,6 @@ export const GET = withPermission("statements.read", async (request, { user, act
       },
     }),
   );
-  const doc = await liveStatement(resolved.period, user.email);
+  const doc = await liveStatement(resolved.period, user.email, (await requestPreferences()).locale);
   return statementResponse(doc, parsed.data.format, `statement-${resolved.label}`);
 });
