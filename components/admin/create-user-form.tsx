@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -12,6 +13,7 @@ type Errors = Record<string, string[] | undefined>;
 
 export function CreateUserForm() {
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [pending, startTransition] = useTransition();
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string; password?: string } | null>(null);
@@ -31,7 +33,7 @@ export function CreateUserForm() {
           password: String(data.get("password") ?? ""),
         };
         startTransition(async () => {
-          const r = await createUserAction(input);
+          const r = await withStepUp(() => createUserAction(input));
           if (r.ok) {
             setErrors({});
             setMessage({

@@ -1,6 +1,8 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { ResetTwoFactorButton } from "@/components/auth/two-factor/reset-button";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { roles } from "@/lib/auth/permissions";
 import { disableUserAction, resetUserPasswordAction, setUserRoleAction } from "@/lib/users/actions";
@@ -13,10 +15,13 @@ export type UserRowData = {
   disabled: boolean;
   lastSignInAt: string | null;
   isMe: boolean;
+  /** Enrolled in two-factor sign-in (an admin can reset it). */
+  twoFactor: boolean;
 };
 
 export function UserRow({ user }: { user: UserRowData }) {
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const run = (
@@ -24,7 +29,7 @@ export function UserRow({ user }: { user: UserRowData }) {
     done: string,
   ) =>
     startTransition(async () => {
-      const r = await fn();
+      const r = await withStepUp(fn);
       setMessage(r.ok ? { ok: true, text: done } : { ok: false, text: r.message ?? "Not saved." });
       if (r.ok) router.refresh();
     });
@@ -87,7 +92,7 @@ export function UserRow({ user }: { user: UserRowData }) {
               disabled={pending}
               onClick={() =>
                 startTransition(async () => {
-                  const r = await resetUserPasswordAction({ userId: user.id });
+                  const r = await withStepUp(() => resetUserPasswordAction({ userId: user.id }));
                   setMessage(
                     r.ok
                       ? { ok: true, text: `New password (shown once): ${r.generated ?? ""}` }
@@ -99,6 +104,7 @@ export function UserRow({ user }: { user: UserRowData }) {
               Reset password
             </Button>
           )}
+          {user.twoFactor && !user.isMe && <ResetTwoFactorButton userId={user.id} email={user.email} />}
         </div>
         {message && (
           <p

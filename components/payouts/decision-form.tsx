@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { approvePayoutAction, rejectPayoutAction } from "@/lib/payouts/actions";
 import { LIMITS } from "@/lib/payouts/schemas";
@@ -10,6 +11,7 @@ type Outcome = { ok: boolean; text: string };
 /** Approve or reject with a comment (the server checks the approver is not the maker). */
 export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDecide: boolean }) {
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [comment, setComment] = useState("");
   const [commentError, setCommentError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -20,7 +22,7 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
       setOutcome(null);
       setCommentError(null);
       const action = decision === "approve" ? approvePayoutAction : rejectPayoutAction;
-      const r = await action({ id: payoutId, comment });
+      const r = await withStepUp(() => action({ id: payoutId, comment }));
       if (!r.ok) {
         const fieldErrors = "fieldErrors" in r ? r.fieldErrors : undefined;
         if (fieldErrors?.comment) setCommentError(fieldErrors.comment.join(" "));

@@ -1,5 +1,6 @@
 "use client";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { revealRecipientNumberAction } from "@/lib/operations/actions";
 import { revealPayoutRecipientNumberAction } from "@/lib/payouts/recipient-actions";
 
@@ -22,11 +23,12 @@ export function RevealNumber({
   canReveal: boolean;
 }) {
   const [pending, startTransition] = useTransition();
+  const withStepUp = useStepUp();
   const [number, setNumber] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reveal = () =>
     startTransition(async () => {
-      const r = await revealActions[target.type]({ id: target.id });
+      const r = await withStepUp(() => revealActions[target.type]({ id: target.id }));
       if (r.ok) setNumber(r.number);
       else setError(r.message);
     });

@@ -1,17 +1,19 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { saveSettingAction } from "@/lib/settings/actions";
 
 /** Switches between requiring the webhook's secret path segment and accepting webhooks without it. */
 export function OpenEndpointToggle({ open }: { open: boolean }) {
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const toggle = () =>
     startTransition(async () => {
-      const r = await saveSettingAction({ key: "webhookOpenEndpoint", value: !open });
+      const r = await withStepUp(() => saveSettingAction({ key: "webhookOpenEndpoint", value: !open }));
       if (r.ok) {
         setError(null);
         router.refresh();

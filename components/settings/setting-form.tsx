@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { saveSettingAction } from "@/lib/settings/actions";
 import type { SettingKey } from "@/lib/settings/settings";
@@ -31,6 +32,7 @@ export function SettingForm({
   clearLabel?: string;
 }) {
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [value, setValue] = useState(initial);
   const [pending, startTransition] = useTransition();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
@@ -39,7 +41,7 @@ export function SettingForm({
 
   const submit = (next: unknown) =>
     startTransition(async () => {
-      const r = await saveSettingAction({ key: settingKey, value: next });
+      const r = await withStepUp(() => saveSettingAction({ key: settingKey, value: next }));
       if (r.ok) {
         setResult({ ok: true, text: "Saved." });
         if (kind === "secret") setValue("");

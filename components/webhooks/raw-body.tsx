@@ -1,5 +1,6 @@
 "use client";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { revealWebhookBodyAction } from "@/lib/webhooks/actions";
 
 /**
@@ -18,11 +19,12 @@ export function RawBody({
   canReveal: boolean;
 }) {
   const [pending, startTransition] = useTransition();
+  const withStepUp = useStepUp();
   const [body, setBody] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reveal = () =>
     startTransition(async () => {
-      const r = await revealWebhookBodyAction({ id });
+      const r = await withStepUp(() => revealWebhookBodyAction({ id }));
       if (r.ok) setBody(r.body);
       else setError(r.message);
     });

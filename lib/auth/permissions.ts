@@ -5,6 +5,8 @@ export type Role = (typeof roles)[number];
 export const permissions = {
   // One's own interface language and time zone.
   "profile.update": ["admin", "finance", "approver", "support"],
+  // One's own second factor: enrol, step up, regenerate recovery codes, disable with a code.
+  "account.twoFactor": ["admin", "finance", "approver", "support"],
   "operations.read": ["admin", "finance", "approver", "support"],
   "operations.refresh": ["admin", "finance", "support"],
   "operations.export": ["admin", "finance"],

@@ -1,7 +1,8 @@
 "use server";
 import { AuthError, CredentialsSignin } from "next-auth";
+import { redirect } from "next/navigation";
 import { z } from "zod";
-import { signIn, signOut } from "@/lib/auth/config";
+import { CODE_STEP_PATH, SECOND_FACTOR_NEEDED, signIn, signOut } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
 import { isSignInCode, signInMessages, type SignInCode } from "@/lib/auth/sign-in-messages";
 import { isDatabaseUnavailable } from "@/lib/errors/database";
@@ -36,14 +37,17 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
       fieldErrors: z.flattenError(parsed.error).fieldErrors,
     };
   }
+  const redirectTo = safeCallbackPath(parsed.data.callbackUrl);
   try {
-    await signIn("credentials", {
-      email: parsed.data.email,
-      password: parsed.data.password,
-      redirectTo: safeCallbackPath(parsed.data.callbackUrl),
-    });
+    await signIn("credentials", { email: parsed.data.email, password: parsed.data.password, redirectTo });
     return null;
   } catch (error) {
+    // The password was right and the user has two-factor: on to the code (lib/auth/two-factor/sign-in.ts).
+    if (error instanceof CredentialsSignin && error.code === SECOND_FACTOR_NEEDED) {
+      redirect(
+        `${CODE_STEP_PATH}?${new URLSearchParams(redirectTo === "/" ? {} : { callbackUrl: redirectTo })}`,
+      );
+    }
     if (error instanceof AuthError) {
       const code = refusalCode(error);
       return { ok: false, code, message: signInMessages[code] };

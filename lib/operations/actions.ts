@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { authorizedAction } from "@/lib/auth/action";
+import { authorizedAction, stepUpAction } from "@/lib/auth/action";
 import { readRecipientNumber } from "@/lib/operations/detail";
 import { parseOperationFilter, viewParams } from "@/lib/operations/filter";
 import { refreshOperation } from "@/lib/operations/refresh";
@@ -17,7 +17,7 @@ export const refreshOperationAction = authorizedAction("operations.refresh", ope
 );
 
 /** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
-export const revealRecipientNumberAction = authorizedAction(
+export const revealRecipientNumberAction = stepUpAction(
   "recipients.reveal",
   operationId,
   (input, { actor }) =>

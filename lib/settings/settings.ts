@@ -2,6 +2,7 @@ import "server-only";
 import { isIP } from "node:net";
 import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
+import { roles, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -37,6 +38,10 @@ export const settingsSchema = z.object({
   failedApiCallRetentionDays: z.number().int().positive(),
   webhookRetentionDays: z.number().int().positive(),
   refusedWebhookRetentionDays: z.number().int().positive(),
+  // Two-factor policy (lib/auth/two-factor/policy.ts): the roles that must enrol, and how long a
+  // verified code lets a user approve, change settings or users, or reveal a number without another.
+  twoFactorRequiredRoles: z.array(z.enum(roles)),
+  stepUpFreshMinutes: z.number().int().positive(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -64,6 +69,8 @@ function defaults(): Settings {
     failedApiCallRetentionDays: 365,
     webhookRetentionDays: 90,
     refusedWebhookRetentionDays: 365,
+    twoFactorRequiredRoles: env.TWO_FACTOR_REQUIRED_ROLES,
+    stepUpFreshMinutes: 5,
   };
 }
 
@@ -185,6 +192,13 @@ export const settingValueSchemas = {
   failedApiCallRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
   webhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
   refusedWebhookRetentionDays: wholeMinutes(7, 3650, "ten years", "day"),
+  twoFactorRequiredRoles: z
+    .array(z.enum(roles, { error: `Each role must be one of ${roles.join(", ")}.` }), {
+      error: "Expected a list of roles.",
+    })
+    .max(roles.length)
+    .transform((list): Role[] => roles.filter((r) => list.includes(r))),
+  stepUpFreshMinutes: wholeMinutes(1, 60, "one hour"),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {

@@ -19,6 +19,7 @@ const publicFields = {
   disabledAt: true,
   lastSignInAt: true,
   createdAt: true,
+  totpEnrolledAt: true,
 } as const;
 
 export function generatePassword(): string {

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { TwoFactorPolicySettings } from "@/components/auth/two-factor/policy-settings";
 import { OpenEndpointToggle } from "@/components/settings/open-endpoint-toggle";
 import { SettingForm } from "@/components/settings/setting-form";
 import { TestConnection } from "@/components/settings/test-connection";
@@ -205,6 +206,8 @@ export default async function SettingsPage() {
           initial={String(visible.sessionIdleMinutes)}
         />
       </Card>
+
+      <TwoFactorPolicySettings settings={visible} />
     </div>
   );
 }

@@ -34,6 +34,7 @@ export default async function UsersPage() {
                   disabled: u.disabledAt !== null,
                   lastSignInAt: u.lastSignInAt ? formatInZone(u.lastSignInAt, "UTC") : null,
                   isMe: u.id === me.id,
+                  twoFactor: u.totpEnrolledAt !== null,
                 }}
               />
             ))}
