@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import pg from "pg";
-import { TWO_FACTOR_PAYOUT_MERCHANT_ID, twoFactorUsers } from "./fixtures/two-factor";
+import { TWO_FACTOR_PAYOUT_MERCHANT_ID, twoFactorUsers } from "./fixtures/two-factor-users";
 
 // Issue 15 in the browser. Runs after every other spec (playwright.config.ts): it turns the two-factor
 // policy on for approvers through Settings, and off again at the end. Its users and pay-out are its own

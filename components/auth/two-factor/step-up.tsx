@@ -1,6 +1,6 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useTransition } from "react";
+import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ssoStepUpAction } from "@/lib/auth/two-factor/sign-in-action";
 import { verifyStepUpAction } from "@/lib/auth/two-factor/actions";
@@ -53,21 +53,29 @@ function StepUpDialog({ method, onDone }: { method: Pending["method"]; onDone: (
   const t = useTranslations("twoFactor.stepUp");
   const ref = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, startTransition] = useTransition();
+  // Not a transition: the action that asked is still pending in one, and React would hold this one's
+  // pending state with it until the dialog closes.
+  const [busy, setBusy] = useState(false);
   // Rendered only after an action asked for it, so always in the browser.
   const here = `${window.location.pathname}${window.location.search}`;
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
-  const submit = (formData: FormData) =>
-    startTransition(async () => {
-      setError(null);
-      const result = await verifyStepUpAction({ code: String(formData.get("code") ?? "") });
+  const submit = async (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const code = String(new FormData(event.currentTarget).get("code") ?? "");
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await verifyStepUpAction({ code });
       if (result.ok) onDone(true);
       else
         setError("fieldErrors" in result ? (result.fieldErrors.code?.[0] ?? result.message) : result.message);
-    });
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <dialog
       ref={ref}
@@ -80,7 +88,7 @@ function StepUpDialog({ method, onDone }: { method: Pending["method"]; onDone: (
         {t("title")}
       </h2>
       {method === "totp" ? (
-        <form action={submit} className="mt-3 space-y-3">
+        <form onSubmit={(event) => void submit(event)} className="mt-3 space-y-3">
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("explainCode")}</p>
           <CodeField label={t("codeLabel")} hint={t("codeHint")} error={error} autoFocus />
           <div className="flex gap-2">
