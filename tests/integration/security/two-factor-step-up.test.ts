@@ -435,3 +435,64 @@ describe("an admin resets someone's second factor", () => {
     });
   });
 });
+
+describe("the policy setting", () => {
+  it("takes known roles only (in the order of the role list) and a window of 1 to 60 minutes; a bad value changes nothing", async () => {
+    signInWith(await sessionFor(staff.admin.id, "fresh"));
+    expect(
+      await saveSettingAction({ key: "twoFactorRequiredRoles", value: ["approver", "auditor"] }),
+    ).toMatchObject({ ok: false, code: "invalid" });
+    expect(await saveSettingAction({ key: "stepUpFreshMinutes", value: "0" })).toMatchObject({ ok: false });
+    expect(await saveSettingAction({ key: "stepUpFreshMinutes", value: "61" })).toMatchObject({ ok: false });
+    const stored = await db().setting.findUniqueOrThrow({ where: { key: "twoFactorRequiredRoles" } });
+    expect(stored.value).toEqual(["admin", "approver"]);
+    expect(
+      await saveSettingAction({ key: "twoFactorRequiredRoles", value: ["approver", "admin", "admin"] }),
+    ).toEqual({ ok: true, key: "twoFactorRequiredRoles", value: ["admin", "approver"] });
+    expect(await saveSettingAction({ key: "stepUpFreshMinutes", value: "10" })).toEqual({
+      ok: true,
+      key: "stepUpFreshMinutes",
+      value: 10,
+    });
+    // a second factor 6 minutes old is fresh under a 10-minute window
+    signInWith(await sessionFor(staff.admin.id, "stale"));
+    expect(await saveSettingAction({ key: "stepUpFreshMinutes", value: "5" })).toMatchObject({ ok: true });
+    const entries = await db().auditLog.findMany({
+      where: {
+        action: "settings.update",
+        targetId: { in: ["twoFactorRequiredRoles", "stepUpFreshMinutes"] },
+      },
+      orderBy: { id: "asc" },
+      select: { targetId: true, after: true },
+    });
+    expect(entries.slice(-3)).toEqual([
+      { targetId: "twoFactorRequiredRoles", after: { twoFactorRequiredRoles: ["admin", "approver"] } },
+      { targetId: "stepUpFreshMinutes", after: { stepUpFreshMinutes: 10 } },
+      { targetId: "stepUpFreshMinutes", after: { stepUpFreshMinutes: 5 } },
+    ]);
+  });
+});
+
+describe("in Russian", () => {
+  it("step-up and enrolment refusals, for users who chose Russian", async () => {
+    const approver = await createStaff("approver");
+    await enrolUser(approver.id);
+    await db().user.update({ where: { id: approver.id }, data: { locale: "ru" } });
+    signInWith(await sessionFor(approver.id, "stale"));
+    const { run } = await cases[0]!.arrange();
+    expect(await run()).toEqual({
+      ok: false,
+      code: "step_up_required",
+      method: "totp",
+      message: "Введите код из приложения-аутентификатора, чтобы подтвердить действие.",
+    });
+    const newcomer = await createStaff("admin");
+    await db().user.update({ where: { id: newcomer.id }, data: { locale: "ru" } });
+    signInWith(await sessionFor(newcomer.id, "none"));
+    expect(await saveSettingAction({ key: "stuckOperationMinutes", value: "50" })).toEqual({
+      ok: false,
+      code: "two_factor_required",
+      message: "Сначала настройте двухфакторную аутентификацию: этого требует ваша роль.",
+    });
+  });
+});
