@@ -24,15 +24,10 @@ export type CodeCheckUser = {
 
 /**
  * Checks a code from the authenticator app (each step accepted once: the step is stored only if it
- * is after the last one stored, so a replay, even a concurrent one, is refused) or, when allowed, a
- * recovery code (spent by this). Only an enrolled user has codes to check.
+ * is after the last one stored, so a replay, even a concurrent one, is refused) or a recovery code
+ * (spent by this). Only an enrolled user has codes to check.
  */
-export async function verifySecondFactor(
-  user: CodeCheckUser,
-  input: string,
-  now: Date,
-  options: { allowRecoveryCode: boolean } = { allowRecoveryCode: true },
-): Promise<CodeCheck> {
+export async function verifySecondFactor(user: CodeCheckUser, input: string, now: Date): Promise<CodeCheck> {
   const secret = user.totpEnrolledAt && user.totpSecret ? decryptSecret(user.totpSecret, user.id) : null;
   if (looksLikeTotp(input)) {
     // The same argon2 work as a wrong password, so a wrong code takes as long as a wrong password.
@@ -40,7 +35,7 @@ export async function verifySecondFactor(
     if (!secret) return { ok: false };
     return (await acceptTotp(user.id, secret, input, now)) ? { ok: true, method: "totp" } : { ok: false };
   }
-  if (!options.allowRecoveryCode || !user.totpEnrolledAt) {
+  if (!user.totpEnrolledAt) {
     await verifyNothing(input);
     return { ok: false };
   }

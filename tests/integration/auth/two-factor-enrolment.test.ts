@@ -181,6 +181,19 @@ describe("recovery codes", () => {
   });
 });
 
+describe("codes from the app", () => {
+  it("the same code sent twice at once: only one passes", async () => {
+    const { secret } = await enrol();
+    vi.useFakeTimers({ now: later(1), toFake: ["Date"] });
+    const code = codeFor(secret);
+    const results = await Promise.all([
+      actions.verifyStepUpAction({ code }),
+      actions.verifyStepUpAction({ code }),
+    ]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+  });
+});
+
 describe("turning it off", () => {
   it("needs a current code; then secret and recovery codes are gone; audited", async () => {
     const { secret } = await enrol();
