@@ -11,6 +11,12 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   reporter: [["list"]],
+  // The two-factor spec turns the policy on for the approver role: it runs after every other spec, whose
+  // demo users sign in with a password alone.
+  projects: [
+    { name: "console", testIgnore: /two-factor\.spec\.ts$/ },
+    { name: "two-factor", testMatch: /two-factor\.spec\.ts$/, dependencies: ["console"] },
+  ],
   use: {
     baseURL,
     browserName: "chromium",

@@ -18,6 +18,7 @@ import type shell from "@/messages/en/shell.json";
 import type statements from "@/messages/en/statements.json";
 import type statuses from "@/messages/en/statuses.json";
 import type trace from "@/messages/en/trace.json";
+import type twoFactor from "@/messages/en/twoFactor.json";
 import type ui from "@/messages/en/ui.json";
 import type validation from "@/messages/en/validation.json";
 import type webhooks from "@/messages/en/webhooks.json";
@@ -41,6 +42,7 @@ export type CatalogMessages = {
   statements: typeof statements;
   statuses: typeof statuses;
   trace: typeof trace;
+  twoFactor: typeof twoFactor;
   ui: typeof ui;
   validation: typeof validation;
   webhooks: typeof webhooks;

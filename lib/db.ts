@@ -10,7 +10,7 @@ function createClient(pool: pg.Pool) {
   // Secrets stay out of every query result unless a query asks for them explicitly.
   return new PrismaClient({
     adapter,
-    omit: { user: { passwordHash: true } },
+    omit: { user: { passwordHash: true, totpSecret: true } },
     // Writes that wait for an operation's lock may queue behind others under load: wait, don't fail.
     transactionOptions: { maxWait: 15_000, timeout: 30_000 },
   });

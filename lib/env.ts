@@ -1,6 +1,7 @@
 // The one place that reads process.env. Every setting is validated here; a bad value stops start-up
 // with one line per problem naming the variable and what it expects.
 import { z } from "zod";
+import { roles, type Role } from "@/lib/roles";
 
 const postgresUrl = z
   .string({ error: "is required: a PostgreSQL URL such as postgresql://user:password@host:5432/paydesk" })
@@ -21,6 +22,31 @@ const optionalString = z
   .trim()
   .transform((v) => (v === "" ? undefined : v))
   .optional();
+
+/** A comma-separated list of roles, or `none`. */
+const roleList = z
+  .string()
+  .trim()
+  .transform((v, ctx): Role[] => {
+    if (v.toLowerCase() === "none") return [];
+    const list = [
+      ...new Set(
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const unknown = list.filter((r) => !(roles as readonly string[]).includes(r));
+    if (list.length === 0 || unknown.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be roles among ${roles.join(",")} (comma-separated), or none`,
+      });
+      return z.NEVER;
+    }
+    return list as Role[];
+  });
 
 const positiveInt = (fallback: number, what: string) =>
   z.coerce
@@ -56,6 +82,17 @@ export const envSchema = z
     AUTH_SECRET: z
       .string({ error: "is required: a random string of at least 32 characters (openssl rand -base64 32)" })
       .min(32, "must be at least 32 characters (openssl rand -base64 32)"),
+    /**
+     * Key material for data encrypted at rest (two-factor secrets); without it, a key is derived from
+     * AUTH_SECRET. Set it to keep AUTH_SECRET rotatable: changing the material in use makes the stored
+     * two-factor secrets unreadable (their users then need a reset).
+     */
+    ENCRYPTION_KEY: optionalString.refine(
+      (v) => v === undefined || v.length >= 32,
+      "must be at least 32 characters (openssl rand -base64 32)",
+    ),
+    /** The roles that must use two-factor sign-in until an admin sets the policy in Settings. */
+    TWO_FACTOR_REQUIRED_ROLES: roleList.default(["admin", "approver"]),
     AUTH_OIDC_ISSUER: httpUrl("https://sso.example.com/realms/staff").optional(),
     AUTH_OIDC_CLIENT_ID: optionalString,
     AUTH_OIDC_CLIENT_SECRET: optionalString,

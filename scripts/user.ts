@@ -1,8 +1,10 @@
-// npm run user -- <create|list|set-role|disable|reset-password> [--email a@b.c] [--role finance] [--password ...]
+// npm run user -- <create|list|set-role|disable|reset-password|reset-two-factor> [--email a@b.c] [--role finance] [--password ...]
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { cliActor } from "../lib/audit/log";
 import { roles } from "../lib/auth/permissions";
+import { resetTwoFactor } from "../lib/auth/two-factor/enrolment";
+import { getDb } from "../lib/db";
 import {
   createUser,
   disableUser,
@@ -19,6 +21,7 @@ const usage = `usage: npm run user -- <command> [options]
   set-role        --email a@b.c --role ...
   disable         --email a@b.c
   reset-password  --email a@b.c [--password ...]
+  reset-two-factor --email a@b.c   (a lost phone: they enrol again at their next sign-in)
 Uses DATABASE_URL (or .env). A generated password is printed once when none is given.`;
 
 loadDotEnv();
@@ -73,6 +76,14 @@ async function main(): Promise<void> {
       console.log(
         `password reset for ${values.email}${values.password ? "" : `: ${password}`}; existing sessions ended`,
       );
+      return;
+    }
+    case "reset-two-factor": {
+      const email = need(values.email, "email").trim().toLowerCase();
+      const user = await getDb().user.findUnique({ where: { email }, select: { id: true } });
+      if (!user) throw new Error(`No user with email ${email}.`);
+      await resetTwoFactor(cliActor, user.id);
+      console.log(`two-factor reset for ${email}; existing sessions ended`);
       return;
     }
     default:

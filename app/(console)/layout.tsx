@@ -1,3 +1,4 @@
+import { StepUpProvider } from "@/components/auth/two-factor/step-up";
 import { Providers } from "@/components/providers";
 import { ConsoleHeader } from "@/components/shell/console-header";
 import { navFor } from "@/lib/auth/navigation";
@@ -14,7 +15,9 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
         user={user}
       />
       <main className="mx-auto max-w-7xl px-4 py-6">
-        <Providers>{children}</Providers>
+        <Providers>
+          <StepUpProvider>{children}</StepUpProvider>
+        </Providers>
       </main>
     </div>
   );

@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -15,6 +16,7 @@ export function CreateUserForm() {
   const t = useTranslations("admin.users.create");
   const roleName = useTranslations("shell.roles");
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [pending, startTransition] = useTransition();
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string; password?: string } | null>(null);
@@ -34,7 +36,7 @@ export function CreateUserForm() {
           password: String(data.get("password") ?? ""),
         };
         startTransition(async () => {
-          const r = await createUserAction(input);
+          const r = await withStepUp(() => createUserAction(input));
           if (r.ok) {
             setErrors({});
             setMessage({

@@ -2,6 +2,8 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { ResetTwoFactorButton } from "@/components/auth/two-factor/reset-button";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { roles, type Role } from "@/lib/auth/permissions";
 import { disableUserAction, resetUserPasswordAction, setUserRoleAction } from "@/lib/actions/users";
@@ -16,12 +18,15 @@ export type UserRowData = {
   disabled: boolean;
   lastSignInAt: string | null;
   isMe: boolean;
+  /** Enrolled in two-factor sign-in (an admin can reset it). */
+  twoFactor: boolean;
 };
 
 export function UserRow({ user }: { user: UserRowData }) {
   const t = useTranslations("admin.users");
   const roleName = useTranslations("shell.roles");
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const run = (
@@ -29,7 +34,7 @@ export function UserRow({ user }: { user: UserRowData }) {
     done: string,
   ) =>
     startTransition(async () => {
-      const r = await fn();
+      const r = await withStepUp(fn);
       setMessage(r.ok ? { ok: true, text: done } : { ok: false, text: r.message ?? t("notSaved") });
       if (r.ok) router.refresh();
     });
@@ -95,7 +100,7 @@ export function UserRow({ user }: { user: UserRowData }) {
               disabled={pending}
               onClick={() =>
                 startTransition(async () => {
-                  const r = await resetUserPasswordAction({ userId: user.id });
+                  const r = await withStepUp(() => resetUserPasswordAction({ userId: user.id }));
                   setMessage(
                     r.ok
                       ? { ok: true, text: t("newPassword", { password: r.generated ?? "" }) }
@@ -107,6 +112,7 @@ export function UserRow({ user }: { user: UserRowData }) {
               {t("resetPassword")}
             </Button>
           )}
+          {user.twoFactor && !user.isMe && <ResetTwoFactorButton userId={user.id} email={user.email} />}
         </div>
         {message && (
           <p

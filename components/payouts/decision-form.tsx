@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { approvePayoutAction, rejectPayoutAction } from "@/lib/actions/payouts";
 import { LIMITS } from "@/lib/payouts/schemas";
@@ -12,6 +13,7 @@ type Outcome = { ok: boolean; text: string };
 export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDecide: boolean }) {
   const router = useRouter();
   const t = useTranslations("payouts.decision");
+  const withStepUp = useStepUp();
   const [comment, setComment] = useState("");
   const [commentError, setCommentError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -22,7 +24,7 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
       setOutcome(null);
       setCommentError(null);
       const action = decision === "approve" ? approvePayoutAction : rejectPayoutAction;
-      const r = await action({ id: payoutId, comment });
+      const r = await withStepUp(() => action({ id: payoutId, comment }));
       if (!r.ok) {
         const fieldErrors = "fieldErrors" in r ? r.fieldErrors : undefined;
         if (fieldErrors?.comment) setCommentError(fieldErrors.comment.join(" "));

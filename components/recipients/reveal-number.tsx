@@ -1,6 +1,7 @@
 "use client";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { revealRecipientNumberAction } from "@/lib/actions/operations";
 import { revealPayoutRecipientNumberAction } from "@/lib/actions/payout-recipients";
 
@@ -24,11 +25,12 @@ export function RevealNumber({
 }) {
   const t = useTranslations("recipients");
   const [pending, startTransition] = useTransition();
+  const withStepUp = useStepUp();
   const [number, setNumber] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reveal = () =>
     startTransition(async () => {
-      const r = await revealActions[target.type]({ id: target.id });
+      const r = await withStepUp(() => revealActions[target.type]({ id: target.id }));
       if (r.ok) setNumber(r.number);
       else setError(r.message);
     });

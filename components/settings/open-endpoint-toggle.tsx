@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { saveSettingAction } from "@/lib/actions/settings";
 
@@ -9,11 +10,12 @@ import { saveSettingAction } from "@/lib/actions/settings";
 export function OpenEndpointToggle({ open }: { open: boolean }) {
   const t = useTranslations("settings.webhooks");
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const toggle = () =>
     startTransition(async () => {
-      const r = await saveSettingAction({ key: "webhookOpenEndpoint", value: !open });
+      const r = await withStepUp(() => saveSettingAction({ key: "webhookOpenEndpoint", value: !open }));
       if (r.ok) {
         setError(null);
         router.refresh();

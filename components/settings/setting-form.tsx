@@ -3,6 +3,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Alert } from "@/components/ui/alert";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { saveSettingAction } from "@/lib/actions/settings";
 import type { SettingKey } from "@/lib/settings/settings";
@@ -33,6 +34,7 @@ export function SettingForm({
 }) {
   const t = useTranslations("settings");
   const router = useRouter();
+  const withStepUp = useStepUp();
   const [value, setValue] = useState(initial);
   const [pending, startTransition] = useTransition();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
@@ -41,7 +43,7 @@ export function SettingForm({
 
   const submit = (next: unknown) =>
     startTransition(async () => {
-      const r = await saveSettingAction({ key: settingKey, value: next });
+      const r = await withStepUp(() => saveSettingAction({ key: settingKey, value: next }));
       if (r.ok) {
         setResult({ ok: true, text: t("saved") });
         if (kind === "secret") setValue("");

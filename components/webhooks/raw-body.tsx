@@ -1,6 +1,7 @@
 "use client";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { revealWebhookBodyAction } from "@/lib/actions/webhooks";
 
 /**
@@ -20,11 +21,12 @@ export function RawBody({
 }) {
   const t = useTranslations("webhooks.delivery");
   const [pending, startTransition] = useTransition();
+  const withStepUp = useStepUp();
   const [body, setBody] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reveal = () =>
     startTransition(async () => {
-      const r = await revealWebhookBodyAction({ id });
+      const r = await withStepUp(() => revealWebhookBodyAction({ id }));
       if (r.ok) setBody(r.body);
       else setError(r.message);
     });

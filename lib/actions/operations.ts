@@ -1,7 +1,7 @@
 "use server";
 import { getLocale, getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { authorizedAction } from "@/lib/auth/action";
+import { authorizedAction, stepUpAction } from "@/lib/auth/action";
 import { readRecipientNumber } from "@/lib/operations/detail/operation-detail";
 import { parseOperationFilter, viewParams } from "@/lib/operations/list/filter";
 import { refreshOperation } from "@/lib/operations/mirror/refresh";
@@ -28,7 +28,7 @@ export const refreshOperationAction = authorizedAction(
 );
 
 /** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
-export const revealRecipientNumberAction = authorizedAction(
+export const revealRecipientNumberAction = stepUpAction(
   "recipients.reveal",
   operationId,
   (input, { actor }) =>

@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { authorizedAction } from "@/lib/auth/action";
+import { authorizedAction, stepUpAction } from "@/lib/auth/action";
 import { cancelPayout, decide } from "@/lib/payouts/approvals";
 import { handOffSubmission } from "@/lib/payouts/hand-off";
 import { balanceFor, checkWithPlatform } from "@/lib/payouts/platform-checks";
@@ -120,10 +120,8 @@ export const createPayoutRequestAction = authorizedAction(
  * An approver who is not the maker approves with a comment; the last approval hands the submission to
  * the worker and returns at once (payouts.approve).
  */
-export const approvePayoutAction = authorizedAction(
-  "payouts.approve",
-  decisionSchema,
-  async (input, { actor }) => decide(input.id, "approve", input.comment, actor),
+export const approvePayoutAction = stepUpAction("payouts.approve", decisionSchema, async (input, { actor }) =>
+  decide(input.id, "approve", input.comment, actor),
 );
 
 /** An approver who is not the maker rejects with a comment (payouts.approve). */

@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { authorizedAction } from "@/lib/auth/action";
+import { authorizedAction, stepUpAction } from "@/lib/auth/action";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { testPlatformConnection } from "@/lib/settings/connection";
 import { saveSetting, settingKeySchema } from "@/lib/settings/settings";
@@ -10,7 +10,7 @@ const saveInput = z.object({ key: settingKeySchema, value: z.unknown() }).strict
 const noInput = z.object({}).strict().optional();
 
 /** Saves one setting (settings.manage); audited; the webhook bearer token is never sent back. */
-export const saveSettingAction = authorizedAction("settings.manage", saveInput, async (input, { actor }) =>
+export const saveSettingAction = stepUpAction("settings.manage", saveInput, async (input, { actor }) =>
   saveSetting(actor, input.key, input.value, (await requestPreferences()).locale),
 );
 

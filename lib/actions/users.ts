@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { authorizedAction } from "@/lib/auth/action";
+import { stepUpAction } from "@/lib/auth/action";
 import { translatorFor } from "@/lib/auth/translator";
 import { getLog } from "@/lib/log";
 import { emailSchema, nameSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
@@ -58,7 +58,7 @@ async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
 }
 
 /** Creates a staff user; without a password one is generated and returned once (users.manage). */
-export const createUserAction = authorizedAction("users.manage", createInput, async (input, { actor }) =>
+export const createUserAction = stepUpAction("users.manage", createInput, async (input, { actor }) =>
   safely(async () => {
     const generated = input.password ? null : generatePassword();
     const user = await createUser(actor, {
@@ -72,47 +72,38 @@ export const createUserAction = authorizedAction("users.manage", createInput, as
 );
 
 /** Changes a user's role; never your own, never the last admin's (users.manage). */
-export const setUserRoleAction = authorizedAction(
-  "users.manage",
-  roleInput,
-  async (input, { user: me, actor }) =>
-    safely(async (): Promise<Failure | { ok: true; role: string }> => {
-      const user = await findUserById(input.userId);
-      if (!user) return refusal("not_found", "noSuchUser");
-      if (user.role === input.role) return { ok: true, role: user.role };
-      const problem = await lockoutProblem(me, user, input.role);
-      if (problem) return refusal("not_allowed", problem);
-      const updated = await setRole(actor, user.email, input.role);
-      return { ok: true, role: updated.role };
-    }),
+export const setUserRoleAction = stepUpAction("users.manage", roleInput, async (input, { user: me, actor }) =>
+  safely(async (): Promise<Failure | { ok: true; role: string }> => {
+    const user = await findUserById(input.userId);
+    if (!user) return refusal("not_found", "noSuchUser");
+    if (user.role === input.role) return { ok: true, role: user.role };
+    const problem = await lockoutProblem(me, user, input.role);
+    if (problem) return refusal("not_allowed", problem);
+    const updated = await setRole(actor, user.email, input.role);
+    return { ok: true, role: updated.role };
+  }),
 );
 
 /** Disables a user and ends their sessions (users.manage). */
-export const disableUserAction = authorizedAction(
-  "users.manage",
-  userInput,
-  async (input, { user: me, actor }) =>
-    safely(async (): Promise<Failure | { ok: true }> => {
-      const user = await findUserById(input.userId);
-      if (!user) return refusal("not_found", "noSuchUser");
-      if (user.disabledAt) return refusal("not_allowed", "alreadyDisabled");
-      const problem = await lockoutProblem(me, user, "disable");
-      if (problem) return refusal("not_allowed", problem);
-      await disableUser(actor, user.email);
-      return { ok: true };
-    }),
+export const disableUserAction = stepUpAction("users.manage", userInput, async (input, { user: me, actor }) =>
+  safely(async (): Promise<Failure | { ok: true }> => {
+    const user = await findUserById(input.userId);
+    if (!user) return refusal("not_found", "noSuchUser");
+    if (user.disabledAt) return refusal("not_allowed", "alreadyDisabled");
+    const problem = await lockoutProblem(me, user, "disable");
+    if (problem) return refusal("not_allowed", problem);
+    await disableUser(actor, user.email);
+    return { ok: true };
+  }),
 );
 
 /** Sets a new password (generated and shown once when empty) and ends the user's sessions. */
-export const resetUserPasswordAction = authorizedAction(
-  "users.manage",
-  resetInput,
-  async (input, { actor }) =>
-    safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
-      const user = await findUserById(input.userId);
-      if (!user) return refusal("not_found", "noSuchUser");
-      const generated = input.password ? null : generatePassword();
-      await resetPassword(actor, user.email, input.password || generated!);
-      return { ok: true, generated };
-    }),
+export const resetUserPasswordAction = stepUpAction("users.manage", resetInput, async (input, { actor }) =>
+  safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
+    const user = await findUserById(input.userId);
+    if (!user) return refusal("not_found", "noSuchUser");
+    const generated = input.password ? null : generatePassword();
+    await resetPassword(actor, user.email, input.password || generated!);
+    return { ok: true, generated };
+  }),
 );

@@ -1,6 +1,6 @@
 "use server";
 import { z } from "zod";
-import { authorizedAction } from "@/lib/auth/action";
+import { authorizedAction, stepUpAction } from "@/lib/auth/action";
 import { deliveryIdSchema, reprocessDelivery, revealDeliveryBody } from "@/lib/webhooks/inbox";
 
 const deliveryId = z.object({ id: deliveryIdSchema }).strict();
@@ -13,7 +13,7 @@ export const reprocessWebhookAction = authorizedAction(
 );
 
 /** The raw body with recipient numbers unmasked (recipients.reveal); every reveal is audited. */
-export const revealWebhookBodyAction = authorizedAction(
+export const revealWebhookBodyAction = stepUpAction(
   "recipients.reveal",
   deliveryId,
   async (input, { actor }) => revealDeliveryBody(actor, input.id),

@@ -15,6 +15,8 @@ export type SignInUser = {
   name: string | null;
   role: Role;
   sessionVersion: number;
+  /** Enrolled in two-factor sign-in: the password alone does not sign in (lib/auth/two-factor/sign-in.ts). */
+  twoFactorEnrolled: boolean;
 };
 export type SignInRefusal = "invalid" | "locked" | "disabled" | "unavailable";
 export type SignInResult = { ok: true; user: SignInUser } | { ok: false; reason: SignInRefusal };
@@ -58,30 +60,59 @@ export async function checkCredentials(
     if (user?.passwordHash && passwordOk) {
       if (user.disabledAt) return { ok: false, reason: "disabled" };
       if (locked) return { ok: false, reason: "locked" };
-      await db.user.update({
-        where: { id: user.id },
-        data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: now },
-      });
+      const twoFactorEnrolled = user.totpEnrolledAt !== null;
+      // With a second factor the sign-in is not done yet: failures keep counting until the code is
+      // right, so a known password cannot reset the count between guesses of the code.
+      if (!twoFactorEnrolled) await signedIn(user.id, now);
       const { id, name, role, sessionVersion } = user;
-      return { ok: true, user: { id, email: user.email, name, role, sessionVersion } };
+      return { ok: true, user: { id, email: user.email, name, role, sessionVersion, twoFactorEnrolled } };
     }
 
-    failedAttempts.take(key, now.getTime());
-    if (user?.passwordHash && !user.disabledAt && !locked) {
-      const failures = user.failedSignIns + 1;
-      const locks = failures >= LOCK_AFTER_FAILURES;
-      await db.user.update({
-        where: { id: user.id },
-        data: {
-          failedSignIns: locks ? 0 : failures,
-          lockedUntil: locks ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : undefined,
-        },
-      });
-    }
-    await wait(failedAttempts.used(key, now.getTime()) * SLOWDOWN_MS_PER_FAILURE);
+    await countFailure(key, user?.passwordHash ? user : null, now, wait);
     return { ok: false, reason: "invalid" };
   } catch (error) {
     if (isDatabaseUnavailable(error)) return { ok: false, reason: "unavailable" };
     throw error;
   }
+}
+
+/** A completed sign-in: the failure count and any lock are cleared. */
+export async function signedIn(userId: string, now: Date): Promise<void> {
+  await getDb().user.update({
+    where: { id: userId },
+    data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: now },
+  });
+}
+
+type LockableUser = { id: string; failedSignIns: number; disabledAt: Date | null; lockedUntil: Date | null };
+
+/**
+ * One failed attempt (a wrong password, or a wrong second-factor code at sign-in or step-up): the
+ * growing delay for this email, and for an active, unlocked account a step towards the lock.
+ */
+export async function countFailure(
+  key: string,
+  user: LockableUser | null,
+  now: Date,
+  wait: (ms: number) => Promise<void> = sleep,
+): Promise<void> {
+  failedAttempts.take(key, now.getTime());
+  const locked = Boolean(user?.lockedUntil && user.lockedUntil > now);
+  if (user && !user.disabledAt && !locked) {
+    const failures = user.failedSignIns + 1;
+    const locks = failures >= LOCK_AFTER_FAILURES;
+    await getDb().user.update({
+      where: { id: user.id },
+      data: {
+        failedSignIns: locks ? 0 : failures,
+        lockedUntil: locks ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : undefined,
+      },
+    });
+  }
+  await wait(failedAttempts.used(key, now.getTime()) * SLOWDOWN_MS_PER_FAILURE);
+}
+
+/** The same argon2 work as checking a password, for a refusal that has nothing to verify. */
+export async function verifyNothing(input: string): Promise<void> {
+  await verifyPassword(await dummyHash, input);
 }

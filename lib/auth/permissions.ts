@@ -1,10 +1,13 @@
 // The one permission matrix. Pages, server actions and route handlers check a named permission here.
-export const roles = ["admin", "finance", "approver", "support"] as const;
-export type Role = (typeof roles)[number];
+import type { Role } from "@/lib/roles";
+
+export { roles, type Role } from "@/lib/roles";
 
 export const permissions = {
   // One's own interface language and time zone.
   "profile.update": ["admin", "finance", "approver", "support"],
+  // One's own second factor: enrol, step up, regenerate recovery codes, disable with a code.
+  "account.twoFactor": ["admin", "finance", "approver", "support"],
   "operations.read": ["admin", "finance", "approver", "support"],
   "operations.refresh": ["admin", "finance", "support"],
   "operations.export": ["admin", "finance"],

@@ -38,15 +38,30 @@ function endsAt(createdAt: Date, lastSeenAt: Date, { lifetimeMs, idleMs }: Limit
   return new Date(Math.min(createdAt.getTime() + lifetimeMs, lastSeenAt.getTime() + idleMs));
 }
 
+/** How the sign-in proved a second factor, if it did (lib/auth/two-factor). */
+export type SecondFactorProof = { secondFactorAt?: Date | null; identityProviderMfa?: boolean };
+
 /** Opens a session for a user who just proved who they are; returns its id for the JWT. */
-export async function startSession(userId: string, now = new Date()): Promise<string> {
+export async function startSession(
+  userId: string,
+  now = new Date(),
+  proof: SecondFactorProof = {},
+): Promise<string> {
   const current = await limits();
   const sessionToken = randomBytes(32).toString("base64url");
   const db = getDb();
   // This user's finished sessions go now; rows are only made by successful sign-ins, so they stay few.
   await db.session.deleteMany({ where: { userId, expires: { lte: now } } });
   await db.session.create({
-    data: { sessionToken, userId, createdAt: now, lastSeenAt: now, expires: endsAt(now, now, current) },
+    data: {
+      sessionToken,
+      userId,
+      createdAt: now,
+      lastSeenAt: now,
+      expires: endsAt(now, now, current),
+      secondFactorAt: proof.secondFactorAt ?? null,
+      identityProviderMfa: proof.identityProviderMfa ?? false,
+    },
   });
   return sessionToken;
 }
@@ -57,11 +72,23 @@ export async function startSession(userId: string, now = new Date()): Promise<st
  * time moves on; an ended one is deleted.
  */
 export async function resumeSession(sid: unknown, now = new Date()): Promise<SessionCheck> {
+  const session = await resumeSessionRow(sid, now);
+  return session.ok ? { ok: true, userId: session.userId } : session;
+}
+
+/**
+ * resumeSession, also naming the row (its `id`, not its token): the app finds the session's
+ * second-factor state by it (lib/auth/session.ts).
+ */
+export async function resumeSessionRow(
+  sid: unknown,
+  now = new Date(),
+): Promise<{ ok: true; userId: string; sessionId: string } | { ok: false; reason: SessionEnd }> {
   if (typeof sid !== "string" || sid === "") return { ok: false, reason: "missing" };
   const db = getDb();
   const session = await db.session.findUnique({
     where: { sessionToken: sid },
-    select: { userId: true, createdAt: true, lastSeenAt: true },
+    select: { id: true, userId: true, createdAt: true, lastSeenAt: true },
   });
   if (!session) return { ok: false, reason: "missing" };
   const current = await limits();
@@ -79,7 +106,7 @@ export async function resumeSession(sid: unknown, now = new Date()): Promise<Ses
       data: { lastSeenAt: now, expires: endsAt(session.createdAt, now, current) },
     });
   }
-  return { ok: true, userId: session.userId };
+  return { ok: true, userId: session.userId, sessionId: session.id };
 }
 
 /** Sign-out: this session ends at once, whoever holds a copy of its cookie. */

@@ -1,7 +1,8 @@
 "use server";
 import { AuthError, CredentialsSignin } from "next-auth";
+import { redirect } from "next/navigation";
 import { z } from "zod";
-import { signIn, signOut } from "@/lib/auth/config";
+import { CODE_STEP_PATH, SECOND_FACTOR_NEEDED, signIn, signOut } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
 import { isSignInCode, signInMessageKey, type SignInCode } from "@/lib/auth/sign-in-messages";
 import { isDatabaseUnavailable } from "@/lib/errors/database";
@@ -39,14 +40,17 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
     const t = await translatorFor("common");
     return { ok: false, code: "fields", message: t("checkFields"), fieldErrors: parsed.fieldErrors };
   }
+  const redirectTo = safeCallbackPath(parsed.data.callbackUrl);
   try {
-    await signIn("credentials", {
-      email: parsed.data.email,
-      password: parsed.data.password,
-      redirectTo: safeCallbackPath(parsed.data.callbackUrl),
-    });
+    await signIn("credentials", { email: parsed.data.email, password: parsed.data.password, redirectTo });
     return null;
   } catch (error) {
+    // The password was right and the user has two-factor: on to the code (lib/auth/two-factor/sign-in.ts).
+    if (error instanceof CredentialsSignin && error.code === SECOND_FACTOR_NEEDED) {
+      redirect(
+        `${CODE_STEP_PATH}?${new URLSearchParams(redirectTo === "/" ? {} : { callbackUrl: redirectTo })}`,
+      );
+    }
     if (error instanceof AuthError) {
       const code = refusalCode(error);
       const t = await translatorFor("auth");

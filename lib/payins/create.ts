@@ -10,7 +10,7 @@ import {
 import { translatorFor } from "@/lib/auth/translator";
 import { getLog } from "@/lib/log";
 import type { FullLinkInput, PayInInput, PrepareLinkInput } from "@/lib/payins/schemas";
-import { qrDataUrl } from "@/lib/payins/qr";
+import { qrDataUrl } from "@/lib/qr";
 import { wordsIn } from "@/lib/auth/translator";
 import { explainPlatformRefusal, type RefusalSubject } from "@/lib/platform/explain";
 

@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { en as zodEn, ru as zodRu } from "zod/locales";
 import { audit, type Actor } from "@/lib/audit/log";
+import { roles, type Role } from "@/lib/roles";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -41,6 +42,10 @@ export const settingsSchema = z.object({
   failedApiCallRetentionDays: z.number().int().positive(),
   webhookRetentionDays: z.number().int().positive(),
   refusedWebhookRetentionDays: z.number().int().positive(),
+  // Two-factor policy (lib/auth/two-factor/policy.ts): the roles that must enrol, and how long a
+  // verified code lets a user approve, change settings or users, or reveal a number without another.
+  twoFactorRequiredRoles: z.array(z.enum(roles)),
+  stepUpFreshMinutes: z.number().int().positive(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof Settings;
@@ -68,6 +73,8 @@ function defaults(): Settings {
     failedApiCallRetentionDays: 365,
     webhookRetentionDays: 90,
     refusedWebhookRetentionDays: 365,
+    twoFactorRequiredRoles: env.TWO_FACTOR_REQUIRED_ROLES,
+    stepUpFreshMinutes: 5,
   };
 }
 
@@ -107,7 +114,7 @@ function isCidr(value: string): boolean {
 function wholeMinutes(
   min: number,
   max: number,
-  span: "day" | "week" | "tenYears",
+  span: "hour" | "day" | "week" | "tenYears",
   unit: "minute" | "day" = "minute",
 ) {
   const units = unit === "day" ? "Days" : "Minutes";
@@ -204,6 +211,13 @@ export const settingValueSchemas = {
   failedApiCallRetentionDays: wholeMinutes(7, 3650, "tenYears", "day"),
   webhookRetentionDays: wholeMinutes(7, 3650, "tenYears", "day"),
   refusedWebhookRetentionDays: wholeMinutes(7, 3650, "tenYears", "day"),
+  twoFactorRequiredRoles: z
+    .array(z.enum(roles, { error: "settings.validation.roleEach" }), {
+      error: "settings.validation.roleList",
+    })
+    .max(roles.length)
+    .transform((list): Role[] => roles.filter((r) => list.includes(r))),
+  stepUpFreshMinutes: wholeMinutes(1, 60, "hour"),
 } satisfies { [K in SettingKey]: z.ZodType<Settings[K], unknown> };
 
 export const settingKeySchema = z.enum(settingKeys as [SettingKey, ...SettingKey[]], {

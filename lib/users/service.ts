@@ -35,6 +35,7 @@ const publicFields = {
   disabledAt: true,
   lastSignInAt: true,
   createdAt: true,
+  totpEnrolledAt: true,
 } as const;
 
 /**

@@ -33,6 +33,9 @@ export default async function LoginPage({
   const callbackUrl = safe === "/" ? undefined : safe;
   // Refusals that arrive in the URL: from single sign-on, or from Auth.js's own sign-in route.
   const refusal = error === "CredentialsSignin" ? query.code : error;
+  // Auth.js's own route after a right password of a user with two-factor: on to the code.
+  if (refusal === "second_factor")
+    redirect(`/login/two-factor${callbackUrl ? `?${new URLSearchParams({ callbackUrl })}` : ""}`);
   const refusalMessage = isSignInCode(refusal) ? t(signInMessageKey(refusal)) : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { getTranslations } from "next-intl/server";
+import { TwoFactorPolicySettings } from "@/components/auth/two-factor/policy-settings";
 import { OpenEndpointToggle } from "@/components/settings/open-endpoint-toggle";
 import { SettingForm } from "@/components/settings/setting-form";
 import { TestConnection } from "@/components/settings/test-connection";
@@ -223,6 +224,8 @@ export default async function SettingsPage() {
           initial={String(visible.sessionIdleMinutes)}
         />
       </Card>
+
+      <TwoFactorPolicySettings settings={visible} />
     </div>
   );
 }

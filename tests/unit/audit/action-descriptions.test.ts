@@ -20,6 +20,7 @@ function sourceFiles(dir: string): string[] {
 // The values a template literal's placeholder takes, by the template (`drift.${decision}`).
 const TEMPLATE_VALUES: Record<string, string[]> = {
   "drift.${decision}": ["acknowledge", "resolve"],
+  "payout.${to}": ["submitted", "failed_to_submit"],
 };
 
 /** The source of one expression from `start`: up to the first comma or closing brace outside brackets and strings. */
@@ -46,6 +47,10 @@ function actionExpressions(source: string): string[] {
     const window = source.slice(call.index, call.index + 800);
     const property = /\baction:\s*/.exec(window);
     if (property) found.push(expressionAt(source, call.index + property.index + property[0].length));
+  }
+  // the two-factor helper takes the action as its second argument
+  for (const call of source.matchAll(/(?<!function )\bauditTwoFactor\([^,()]+,\s*/g)) {
+    found.push(expressionAt(source, call.index + call[0].length));
   }
   return found;
 }

@@ -2,9 +2,13 @@
 // navigation per role. Nothing here is derived from lib/auth/permissions.ts, so any grant or revoke in
 // the role table fails a test that names the role and the permission. Changing a line of the grid is
 // a decision to review, not a test to update in passing.
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { can, permissions, roles, type Permission, type Role } from "@/lib/auth/permissions";
 import { navFor, navItems } from "@/lib/auth/navigation";
+import { ALLOWED_BEFORE_ENROLMENT, ENROLMENT_PATH } from "@/lib/auth/two-factor/policy";
+import { parseEnv } from "@/lib/env";
 
 const ROLES = ["admin", "finance", "approver", "support"] as const;
 
@@ -12,6 +16,7 @@ const ROLES = ["admin", "finance", "approver", "support"] as const;
 const GRID: Record<string, readonly [admin: "✓" | "✗", finance: "✓" | "✗", approver: "✓" | "✗", support: "✓" | "✗"]> = {
   //                          admin finance approver support
   "profile.update":          ["✓",  "✓",    "✓",     "✓"],
+  "account.twoFactor":       ["✓",  "✓",    "✓",     "✓"],
   "operations.read":         ["✓",  "✓",    "✓",     "✓"],
   "operations.refresh":      ["✓",  "✓",    "✗",     "✓"],
   "operations.export":       ["✓",  "✓",    "✗",     "✗"],
@@ -111,5 +116,80 @@ describe("console navigation", () => {
     ["support", ["/operations", "/trace", "/webhooks"]],
   ] as const)("%s sees exactly these screens", (role, hrefs) => {
     expect(navFor(role).map((i) => i.href)).toEqual([...hrefs]);
+  });
+});
+
+// ---- two-factor (issue 15) -----------------------------------------------------------------------
+// The server actions that need a fresh second factor (stepUpAction: the permission, then a code
+// verified by this session within the step-up window), written out by hand and compared with the
+// source. Moving an action off this list, or adding one, is a decision to review here.
+
+const STEP_UP_ACTIONS: Record<string, string[]> = {
+  "lib/actions/two-factor.ts": ["resetUserTwoFactorAction"],
+  "lib/actions/operations.ts": ["revealRecipientNumberAction"],
+  "lib/actions/payouts.ts": ["approvePayoutAction"],
+  "lib/actions/payout-recipients.ts": ["revealPayoutRecipientNumberAction"],
+  "lib/actions/settings.ts": ["saveSettingAction"],
+  "lib/actions/users.ts": [
+    "createUserAction",
+    "setUserRoleAction",
+    "disableUserAction",
+    "resetUserPasswordAction",
+  ],
+  "lib/actions/webhooks.ts": ["revealWebhookBodyAction"],
+};
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "generated" ? [] : sourceFiles(rel);
+    return /\.tsx?$/.test(entry.name) ? [rel] : [];
+  });
+}
+
+describe("step-up: the actions that ask for a fresh second factor", () => {
+  const found = Object.fromEntries(
+    ["lib", "app", "components"]
+      .flatMap(sourceFiles)
+      .map((file): [string, string[]] => [
+        file,
+        [...readFileSync(path.join(ROOT, file), "utf8").matchAll(/export const (\w+) = stepUpAction\(/g)].map(
+          (m) => m[1]!,
+        ),
+      ])
+      .filter(([, names]) => names.length > 0),
+  );
+
+  test("the files with step-up actions are the ones in the list", () => {
+    expect(Object.keys(found).sort()).toEqual(Object.keys(STEP_UP_ACTIONS).sort());
+  });
+
+  test.each(Object.entries(STEP_UP_ACTIONS))("%s: exactly these actions need step-up", (file, names) => {
+    expect(found[file]).toEqual(names);
+  });
+
+  test("approving needs step-up, rejecting does not (it moves no money)", () => {
+    const source = readFileSync(path.join(ROOT, "lib/actions/payouts.ts"), "utf8");
+    expect(source).toMatch(/export const approvePayoutAction = stepUpAction\(/);
+    expect(source).toMatch(/export const rejectPayoutAction = authorizedAction\(/);
+  });
+});
+
+describe("two-factor policy", () => {
+  test("by default admin and approver must use two-factor", () => {
+    const env = parseEnv({
+      DATABASE_URL: "postgresql://u:p@db.internal:5432/paydesk",
+      PLATFORM_BASE_URL: "https://api.platform.example",
+      PLATFORM_TOKEN: "jwt",
+      AUTH_SECRET: "s".repeat(32),
+    });
+    expect(env.TWO_FACTOR_REQUIRED_ROLES).toEqual(["admin", "approver"]);
+  });
+
+  test("before enrolling, a required user may only set it up and choose a language and time zone", () => {
+    expect([...ALLOWED_BEFORE_ENROLMENT].sort()).toEqual(["account.twoFactor", "profile.update"]);
+    expect(ENROLMENT_PATH).toBe("/two-factor/setup");
   });
 });

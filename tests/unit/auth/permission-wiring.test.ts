@@ -22,6 +22,7 @@ function walk(dir: string, keep: (file: string) => boolean): string[] {
 
 const PUBLIC = "public (no permission)";
 const SIGNED_IN = "any signed-in user";
+const BEFORE_ENROLMENT = "any signed-in user, also before two-factor enrolment";
 
 // ---- server actions ------------------------------------------------------------------------------
 
@@ -30,6 +31,19 @@ const ACTIONS: Record<string, Record<string, string>> = {
     signInAction: PUBLIC,
     ssoSignInAction: PUBLIC,
     signOutAction: PUBLIC,
+  },
+  "lib/actions/two-factor.ts": {
+    startEnrolmentAction: "account.twoFactor",
+    confirmEnrolmentAction: "account.twoFactor",
+    verifyStepUpAction: "account.twoFactor",
+    regenerateRecoveryCodesAction: "account.twoFactor",
+    disableTwoFactorAction: "account.twoFactor",
+    resetUserTwoFactorAction: "users.manage",
+  },
+  // The code step of signing in (the challenge cookie decides) and single sign-on again for step-up.
+  "lib/auth/two-factor/sign-in-action.ts": {
+    signInCodeAction: PUBLIC,
+    ssoStepUpAction: PUBLIC,
   },
   "lib/actions/operations.ts": {
     refreshOperationAction: "operations.refresh",
@@ -80,13 +94,20 @@ const ACTIONS: Record<string, Record<string, string>> = {
   },
 };
 
-/** Exported action name -> the permission of the authorizedAction it returns (PUBLIC when none). */
+/**
+ * Exported action name -> the permission of the authorizedAction (or stepUpAction, the same check and
+ * a fresh second factor: see permission-grid.test.ts) it returns (PUBLIC when none).
+ */
 function actionsIn(source: string): Record<string, string> {
   const wrapped = new Map(
-    [...source.matchAll(/const (\w+) = authorizedAction\(\s*"([^"]+)"/g)].map((m) => [m[1]!, m[2]!]),
+    [...source.matchAll(/const (\w+) = (?:authorizedAction|stepUpAction)\(\s*"([^"]+)"/g)].map((m) => [
+      m[1]!,
+      m[2]!,
+    ]),
   );
   const out: Record<string, string> = {};
-  for (const m of source.matchAll(/export const (\w+) = authorizedAction\(\s*"([^"]+)"/g)) out[m[1]!] = m[2]!;
+  for (const m of source.matchAll(/export const (\w+) = (?:authorizedAction|stepUpAction)\(\s*"([^"]+)"/g))
+    out[m[1]!] = m[2]!;
   for (const m of source.matchAll(/export async function (\w+)\s*\(([^)]*)\)[^{]*\{([^}]*)\}/g)) {
     const body = /^\s*return (\w+)\(input\);\s*$/.exec(m[3]!);
     out[m[1]!] = body ? (wrapped.get(body[1]!) ?? `unwrapped ${body[1]}`) : PUBLIC;
@@ -153,6 +174,11 @@ describe("route handlers", () => {
 
 const PAGES: Record<string, string> = {
   "app/(auth)/login/page.tsx": PUBLIC,
+  // The sign-in's code step: the challenge cookie of a password already checked, no session yet.
+  "app/(auth)/login/two-factor/page.tsx": PUBLIC,
+  // The one page a user who must enrol in two-factor can open before they have.
+  "app/(auth)/two-factor/setup/page.tsx": BEFORE_ENROLMENT,
+  "app/(console)/account/two-factor/page.tsx": SIGNED_IN,
   "app/(console)/admin/audit/page.tsx": "audit.read",
   "app/(console)/admin/users/page.tsx": "users.manage",
   "app/(console)/balance/page.tsx": "balance.read",
@@ -178,6 +204,7 @@ function pageCheck(source: string): string {
   const checks = [...source.matchAll(/requirePagePermission\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
   if (checks.length > 1) return `several checks: ${checks.join(", ")}`;
   if (checks.length === 1) return checks[0]!;
+  if (/requireSignedIn\(\{ allowBeforeEnrolment: true \}\)/.test(source)) return BEFORE_ENROLMENT;
   return /requireSignedIn\(\)/.test(source) ? SIGNED_IN : PUBLIC;
 }
 

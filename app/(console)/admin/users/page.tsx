@@ -48,6 +48,7 @@ export default async function UsersPage() {
               disabled: u.disabledAt !== null,
               lastSignInAt: u.lastSignInAt ? formatDateTime(u.lastSignInAt, timeZone, locale) : null,
               isMe: u.id === me.id,
+              twoFactor: u.totpEnrolledAt !== null,
             }}
           />
         ))}

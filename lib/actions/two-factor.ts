@@ -1,0 +1,101 @@
+"use server";
+import { z } from "zod";
+import { authorizedAction, stepUpAction } from "@/lib/auth/action";
+import { currentSignIn } from "@/lib/auth/session";
+import { translatorFor } from "@/lib/auth/translator";
+import { findUserById } from "@/lib/users/service";
+import {
+  confirmEnrolment,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
+  resetTwoFactor,
+  startEnrolment,
+  stepUp,
+  type Refusal,
+} from "@/lib/auth/two-factor/enrolment";
+
+const noInput = z.object({}).strict().optional();
+const codeInput = z
+  .object({
+    code: z.string().trim().min(1, "twoFactor.errors.codeRequired").max(64, "twoFactor.errors.codeTooLong"),
+  })
+  .strict();
+const userInput = z
+  .object({ userId: z.uuid({ error: "twoFactor.errors.notAUser" }).transform((s) => s.toLowerCase()) })
+  .strict();
+
+type Failure = { ok: false; code: Refusal | "not_found" | "not_allowed"; message: string };
+
+async function refused(code: Failure["code"]): Promise<Failure> {
+  const t = await translatorFor("twoFactor");
+  return { ok: false, code, message: t(`errors.${code}`) };
+}
+
+const sessionId = async () => (await currentSignIn())?.secondFactor.sessionId ?? null;
+
+/** A new secret to add to the authenticator app: its QR code and its text (account.twoFactor). */
+export const startEnrolmentAction = authorizedAction(
+  "account.twoFactor",
+  noInput,
+  async (_input, { actor }) => {
+    const started = await startEnrolment(actor);
+    if (!started.ok) return refused(started.code);
+    return { ok: true as const, secret: started.secret, qr: started.qr };
+  },
+);
+
+/** The first code from the app: enrolled; the recovery codes come back once (account.twoFactor). */
+export const confirmEnrolmentAction = authorizedAction(
+  "account.twoFactor",
+  codeInput,
+  async (input, { actor }) => {
+    const done = await confirmEnrolment(actor, await sessionId(), input.code);
+    return done.ok ? done : refused(done.code);
+  },
+);
+
+/** A code from the app or a recovery code makes this session's step-up fresh (account.twoFactor). */
+export const verifyStepUpAction = authorizedAction(
+  "account.twoFactor",
+  codeInput,
+  async (input, { actor }) => {
+    const done = await stepUp(actor, await sessionId(), input.code);
+    return done.ok ? done : refused(done.code);
+  },
+);
+
+/** New recovery codes, with a current code; the old ones stop working (account.twoFactor). */
+export const regenerateRecoveryCodesAction = authorizedAction(
+  "account.twoFactor",
+  codeInput,
+  async (input, { actor }) => {
+    const done = await regenerateRecoveryCodes(actor, input.code);
+    return done.ok ? done : refused(done.code);
+  },
+);
+
+/** Turns one's own second factor off, with a current code (account.twoFactor). */
+export const disableTwoFactorAction = authorizedAction(
+  "account.twoFactor",
+  codeInput,
+  async (input, { actor }) => {
+    const done = await disableTwoFactor(actor, input.code);
+    return done.ok ? done : refused(done.code);
+  },
+);
+
+/**
+ * An admin resets another user's second factor (their sessions end; audited). Changing a user, so it
+ * needs a fresh step-up (users.manage).
+ */
+export const resetUserTwoFactorAction = stepUpAction(
+  "users.manage",
+  userInput,
+  async (input, { user, actor }) => {
+    if (input.userId === user.id) return refused("not_allowed");
+    const target = await findUserById(input.userId);
+    if (!target) return refused("not_found");
+    await resetTwoFactor(actor, target.id);
+    return { ok: true as const };
+  },
+);
