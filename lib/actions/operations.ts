@@ -1,5 +1,5 @@
 "use server";
-import { getLocale, getTranslations } from "next-intl/server";
+import { currentLocale, translatorFor } from "@/lib/auth/translator";
 import { z } from "zod";
 import { authorizedAction, stepUpAction } from "@/lib/auth/action";
 import { readRecipientNumber } from "@/lib/operations/detail/operation-detail";
@@ -21,7 +21,7 @@ export const refreshOperationAction = authorizedAction(
   async (input, { user }) => {
     const result = await refreshOperation(input.id, user.id);
     if (result.ok) return result;
-    const t = await getTranslations("operations.detail");
+    const t = await translatorFor("operations.detail");
     const message = result.code === "not_found" ? t("refreshNotFound") : t(`refreshFailed.${result.kind}`);
     return { ...result, message };
   },
@@ -47,7 +47,7 @@ const viewInput = z.object({
 
 /** Saves the current filter, columns and page size under a name for the signed-in user. */
 export const saveViewAction = authorizedAction("operations.read", viewInput, async (input, { user }) => {
-  const parsed = parseOperationFilter(new URLSearchParams(input.query), await getLocale());
+  const parsed = parseOperationFilter(new URLSearchParams(input.query), await currentLocale());
   if (!parsed.ok) {
     return {
       ok: false as const,
@@ -69,6 +69,6 @@ export const saveViewAction = authorizedAction("operations.read", viewInput, asy
 export const deleteViewAction = authorizedAction("operations.read", operationId, async (input, { user }) => {
   const deleted = await deleteView(user.id, input.id);
   if (deleted) return { ok: true as const };
-  const t = await getTranslations("operations.views");
+  const t = await translatorFor("operations.views");
   return { ok: false as const, code: "not_found" as const, message: t("notFound") };
 });

@@ -1,5 +1,5 @@
 import "server-only";
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { z } from "zod";
 import type { CatalogMessages } from "@/i18n/messages-type";
 import { getDb } from "@/lib/db";

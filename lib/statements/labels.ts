@@ -1,5 +1,5 @@
 import "server-only";
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import type { CatalogMessages } from "@/i18n/messages-type";
 import type { PostingKind } from "@/lib/ledger/rules";
 import type { StatementSummary } from "@/lib/ledger/statement";

@@ -1,5 +1,6 @@
 import "server-only";
-import { createTranslator, type Messages } from "next-intl";
+import type { Messages } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";

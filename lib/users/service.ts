@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { createTranslator } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { hashPassword } from "@/lib/auth/password";

@@ -1,5 +1,5 @@
 import "server-only";
-import { getTranslations } from "next-intl/server";
+import { translatorFor } from "@/lib/auth/translator";
 import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
@@ -138,7 +138,7 @@ export type RevealBodyResult = { ok: true; body: string } | { ok: false; code: "
  * checked recipients.reveal. Each reveal is written to the audit log.
  */
 export async function revealDeliveryBody(actor: Actor, id: bigint): Promise<RevealBodyResult> {
-  const t = await getTranslations("webhooks.reprocess");
+  const t = await translatorFor("webhooks.reprocess");
   return getDb().$transaction(async (tx) => {
     const delivery = await tx.webhookDelivery.findUnique({ where: { id }, select: { body: true } });
     if (!delivery) return { ok: false, code: "not_found", message: t("notFound") };
@@ -161,7 +161,7 @@ export type ReprocessResult =
  * before and after. The update is conditional on the outcome read, so two clicks queue it once.
  */
 export async function reprocessDelivery(actor: Actor, id: bigint): Promise<ReprocessResult> {
-  const t = await getTranslations("webhooks");
+  const t = await translatorFor("webhooks");
   return getDb().$transaction(async (tx) => {
     const delivery = await tx.webhookDelivery.findUnique({
       where: { id },

@@ -1,5 +1,5 @@
 import "server-only";
-import { getTranslations } from "next-intl/server";
+import { translatorFor } from "@/lib/auth/translator";
 import { getDb } from "@/lib/db";
 import { copyColumn } from "@/lib/db-copy";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -55,7 +55,7 @@ export const exportHeader = [
  * file in a spreadsheet (the export's `header=language`); scripts keep the field names above.
  */
 export async function localizedExportHeader(): Promise<string[]> {
-  const t = await getTranslations("operations.export.column");
+  const t = await translatorFor("operations.export.column");
   return exportHeader.map((key) => t(key));
 }
 

@@ -3,7 +3,8 @@
  * the CSV export and saved views all use it. A value that cannot be used is an error, never ignored;
  * an empty value (an untouched form field) means "no filter".
  */
-import { createTranslator, type Messages } from "next-intl";
+import type { Messages } from "next-intl";
+import { createTranslator } from "use-intl/core";
 import { z } from "zod";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";

@@ -1,5 +1,5 @@
 import "server-only";
-import { getTranslations } from "next-intl/server";
+import { translatorFor } from "@/lib/auth/translator";
 import { audit, type StaffActor } from "@/lib/audit/log";
 import { can, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
@@ -85,7 +85,7 @@ export function filterForAudit(filter: OperationFilter): string {
 
 /** Why the search was refused, in the reader's language. */
 export async function searchRefusalMessage(refusal: SearchRefusal): Promise<string> {
-  const t = await getTranslations("operations.search");
+  const t = await translatorFor("operations.search");
   return refusal.code === "rate_limited"
     ? t("rateLimited", { limit: DIGIT_SEARCHES_PER_MINUTE })
     : t("notAllowed", { digits: SHOWN_DIGITS });
