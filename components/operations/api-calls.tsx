@@ -25,8 +25,14 @@ export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
                 {c.method} {c.path}
               </td>
               <td className="px-2 py-1">
-                {c.envelopeStatus ?? c.httpStatus ?? t("noAnswer")}
-                {c.codeError && ` · ${c.codeError}`}
+                {c.envelopeStatus || c.httpStatus ? (
+                  <span className="font-mono text-xs">
+                    {c.envelopeStatus ?? c.httpStatus}
+                    {c.codeError && ` · ${c.codeError}`}
+                  </span>
+                ) : (
+                  t("noAnswer")
+                )}
                 {c.error && <span className="block text-xs text-red-600">{c.error}</span>}
                 <span className="block text-xs text-zinc-500">{t("latency", { ms: c.latencyMs })}</span>
               </td>

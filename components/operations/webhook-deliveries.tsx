@@ -18,7 +18,11 @@ export function WebhookDeliveries({ webhooks, tz }: { webhooks: WebhookItem[]; t
           <span className="whitespace-nowrap">{formatDateTime(new Date(w.receivedAt), tz, locale)}</span> · #
           {w.id} · {w.operationStatus ? statusLabel(names, w.operationStatus) : "?"} ·{" "}
           <strong>{outcomes(w.outcome)}</strong>
-          {w.outcomeDetail && <span className="block text-xs text-zinc-500">{w.outcomeDetail}</span>}
+          {w.outcomeDetail && (
+            <span translate="no" className="block text-xs text-zinc-500">
+              {w.outcomeDetail}
+            </span>
+          )}
           {w.readBackTraceID && (
             <span className="block text-xs">
               {t("confirmedBy")}{" "}

@@ -64,8 +64,13 @@ function englishWordsOnPage(page: Page, words: string[]) {
   return page.evaluate((englishWords) => {
     const english = new Set(englishWords);
     const found = new Set<string>();
-    // e-mail addresses and URLs are data, whatever their words
-    const withoutAddresses = (text: string | null) => (text ?? "").replace(/\S+@\S+|https?:\/\/\S+/g, " ");
+    // data, whatever its words: e-mail addresses, URLs, ids with digits (seed-00000400, e2e-payin-failed-1),
+    // and the platform's value beside its name ("На карту · toCard")
+    const withoutAddresses = (text: string | null) =>
+      (text ?? "")
+        .replace(/\S+@\S+|https?:\/\/\S+/g, " ")
+        .replace(/[\w-]*\d[\w-]*/g, " ")
+        .replace(/ · [A-Za-z0-9_]+\b/g, " ");
     const skip = (el: Element | null) =>
       el?.closest("code, pre, script, style, [translate='no'], [data-raw]");
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

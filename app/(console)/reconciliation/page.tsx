@@ -75,7 +75,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                 <Cell>{r.updated}</Cell>
                 <Cell>{r.drift}</Cell>
                 <Cell kind="note" title={r.error ?? r.stopReason ?? ""}>
-                  {r.error ?? r.stopReason ?? ""}
+                  <span translate="no">{r.error ?? r.stopReason ?? ""}</span>
                 </Cell>
               </DataRow>
             ))}

@@ -103,7 +103,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               <Cell>{r.operationStatus ? anyStatusLabel(names, r.operationStatus) : "—"}</Cell>
               <Cell kind="code">{r.sourceIp ?? "—"}</Cell>
               <Cell kind="note" className="text-zinc-600" title={r.outcomeDetail ?? ""}>
-                {r.outcomeDetail ?? ""}
+                <span translate="no">{r.outcomeDetail ?? ""}</span>
               </Cell>
             </DataRow>
           ))}

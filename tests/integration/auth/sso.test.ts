@@ -110,7 +110,14 @@ describe("coming back from the identity provider", () => {
     const location = await comeBack(await startSso("/operations"), { email: user.email.toUpperCase() });
     expect(location.toString()).toBe(`${APP_ORIGIN}/operations`);
     expect(await auth()).toMatchObject({ userId: user.id });
-    expect(await currentUser()).toEqual({ id: user.id, email: user.email, name: null, role: "approver" });
+    expect(await currentUser()).toEqual({
+      id: user.id,
+      email: user.email,
+      name: null,
+      role: "approver",
+      locale: null,
+      timeZone: null,
+    });
     expect(await getDb().session.count({ where: { userId: user.id } })).toBe(1);
     const stored = await getDb().user.findUniqueOrThrow({ where: { id: user.id } });
     expect(stored.lastSignInAt?.getTime()).toBeGreaterThanOrEqual(before.getTime());

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { rolesWith } from "@/lib/auth/permissions";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
-import { isSignInCode, signInCodes, signInMessages } from "@/lib/auth/sign-in-messages";
+import { isSignInCode, signInCodes, signInMessageKey } from "@/lib/auth/sign-in-messages";
+import { translatorIn } from "@/lib/i18n/translate";
 
 const ORIGIN = "http://paydesk.test";
 
@@ -47,6 +48,8 @@ describe("sign-in codes", () => {
   );
 
   it("has a sentence for every code, each a different one", () => {
+    const t = translatorIn("auth", "en");
+    const signInMessages = Object.fromEntries(signInCodes.map((code) => [code, t(signInMessageKey(code))]));
     const texts = signInCodes.map((code) => signInMessages[code]);
     for (const text of texts) expect(text).toMatch(/^[A-Z].{10,}\.$/);
     expect(new Set(texts).size).toBe(signInCodes.length);

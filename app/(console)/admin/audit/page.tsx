@@ -115,7 +115,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   </span>
                 )}
               </Cell>
-              <Cell className="break-all text-xs">
+              <Cell className="break-all font-mono text-xs">
                 {r.targetType ?? ""} {r.targetId ?? ""}
               </Cell>
               <Cell kind="json">{json(r.before)}</Cell>

@@ -40,7 +40,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-zinc-500">{t("outcome")}</dt>
         <dd data-testid="delivery-outcome">
-          <OutcomeBadge outcome={d.outcome} /> {d.outcomeDetail}
+          <OutcomeBadge outcome={d.outcome} /> <span translate="no">{d.outcomeDetail}</span>
         </dd>
         <dt className="text-zinc-500">{t("received")}</dt>
         <dd>{when(d.receivedAt)}</dd>
