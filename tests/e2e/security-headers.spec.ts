@@ -72,10 +72,11 @@ test("pages, route handlers, static files and the webhook receiver send the secu
   expectStaticHeaders(login);
   const loginNonce = nonceOf(login);
   expect(login.headers()["x-request-id"]).toMatch(UUID);
-  // Next put this response's nonce on every script of the page, its inline ones included.
-  const scripts = await page.evaluate(() => [...document.scripts].map((s) => s.nonce));
-  expect(scripts.length).toBeGreaterThan(0);
-  expect(scripts.every((n) => n === loginNonce)).toBe(true);
+  // Next put this response's nonce on every script of the page it sent, its inline ones included. (Chunks
+  // the runtime adds later carry none: 'strict-dynamic' trusts what a nonce'd script loads.)
+  const sentScripts = (await login.text()).match(/<script\b[^>]*>/g) ?? [];
+  expect(sentScripts.length).toBeGreaterThan(0);
+  expect(sentScripts.filter((tag) => !tag.includes(`nonce="${loginNonce}"`))).toEqual([]);
 
   await signIn(page, "finance");
   const first = (await page.goto("/payouts"))!;
