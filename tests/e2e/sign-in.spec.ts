@@ -25,7 +25,7 @@ test.describe("sign-in page and the console shell", () => {
     await page.getByLabel("Email").fill("finance@paydesk.local");
     await page.getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Wrong email, password or code." })).toBeVisible();
     await page.goto("/");
     await expect(page).toHaveURL(/\/login$/);
   });
@@ -85,7 +85,9 @@ test.describe("sign-in page and the console shell", () => {
     // the fifth failure locks the account, but only the right password is told so
     for (let i = 0; i < 5; i++) {
       await attempt("wrong-password");
-      await expect(page.getByRole("alert").filter({ hasText: "Wrong email or password." })).toBeVisible();
+      await expect(
+        page.getByRole("alert").filter({ hasText: "Wrong email, password or code." }),
+      ).toBeVisible();
     }
     await attempt("lockout-e2e-password");
     await expect(page.getByRole("alert").filter({ hasText: "Too many failed attempts" })).toBeVisible();

@@ -91,7 +91,7 @@ describe("the password step of an enrolled user", () => {
   it("a wrong password is refused as before, with no challenge", async () => {
     const u = await enrolled();
     expect(await passwordStep(u.email, "not the password")).toEqual({
-      result: { ok: false, code: "invalid", message: "Wrong email or password." },
+      result: { ok: false, code: "invalid", message: "Wrong email, password or code." },
     });
     expect(browser.jar.has(CHALLENGE_COOKIE)).toBe(false);
     expect(await getDb().signInChallenge.count({ where: { userId: u.id } })).toBe(0);
@@ -168,7 +168,7 @@ describe("the code step", () => {
       result: {
         ok: false,
         code: "invalid",
-        message: "Wrong code, or the sign-in has expired: check the code, or start again.",
+        message: "Wrong email, password or code.",
       },
     });
     expect(browser.jar.has(SESSION_COOKIE)).toBe(false);
@@ -280,7 +280,7 @@ describe("the code step", () => {
       result: {
         ok: false,
         code: "invalid",
-        message: "Неверный код или время входа истекло: проверьте код или начните вход заново.",
+        message: "Неверный адрес электронной почты, пароль или код.",
       },
     });
   });

@@ -49,7 +49,11 @@ describe("sign-in in Russian", () => {
     const disabled = newEmail();
     await createUser(cliActor, { email: disabled, role: "support", password });
     await disableUser(cliActor, disabled);
-    const generic = { ok: false, code: "invalid", message: "Неверный адрес электронной почты или пароль." };
+    const generic = {
+      ok: false,
+      code: "invalid",
+      message: "Неверный адрес электронной почты, пароль или код.",
+    };
     expect(await submit(newEmail(), password)).toEqual(generic);
     expect(await submit(known, "not the password")).toEqual(generic);
     expect(await submit(disabled, "not the password")).toEqual(generic);
@@ -78,7 +82,7 @@ describe("sign-in in Russian", () => {
     expect(await submit(newEmail(), password)).toEqual({
       ok: false,
       code: "invalid",
-      message: "Wrong email or password.",
+      message: "Wrong email, password or code.",
     });
   });
 
@@ -88,7 +92,7 @@ describe("sign-in in Russian", () => {
       await LoginPage({ searchParams: Promise.resolve({ error: "CredentialsSignin", code: "invalid" }) }),
     );
     expect(text).toContain("Вход в Paydesk");
-    expect(text).toContain("Неверный адрес электронной почты или пароль.");
+    expect(text).toContain("Неверный адрес электронной почты, пароль или код.");
     const sso = pageText(await LoginPage({ searchParams: Promise.resolve({ error: "sso-unknown" }) }));
     expect(sso).toContain(
       "Единый вход выполнен, но активного пользователя Paydesk с вашим адресом нет. Попросите администратора добавить вас.",

@@ -1,4 +1,4 @@
-// Finding 12 (sign-in part): with the database down, sign-in said "Wrong email or password." and
+// Finding 12 (sign-in part): with the database down, sign-in said "Wrong email, password or code." and
 // Auth.js's own route sent the browser to `error=Configuration`. Now both say the database is
 // unavailable, with a code of its own. The Prisma client is pointed at a closed port.
 import { createServer } from "node:net";

@@ -136,7 +136,7 @@ describe("the sign-in form", () => {
     await createUser(cliActor, { email: known, role: "support", password });
     const locked = await lockedUser();
     const disabled = await disabledUser();
-    const generic = { ok: false, code: "invalid", message: "Wrong email or password." };
+    const generic = { ok: false, code: "invalid", message: "Wrong email, password or code." };
     expect(await submit(newEmail(), password)).toEqual(generic);
     expect(await submit(known, "not the password")).toEqual(generic);
     expect(await submit(locked, "not the password")).toEqual(generic);
