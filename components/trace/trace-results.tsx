@@ -35,8 +35,14 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
             </p>
             <p>
               {when(c.startedAt)} · {t("latency", { ms: c.latencyMs })} ·{" "}
-              {c.envelopeStatus ?? c.httpStatus ?? t("noAnswer")}
-              {c.codeError && ` · ${c.codeError}`}
+              {c.envelopeStatus || c.httpStatus ? (
+                <span className="font-mono text-xs">
+                  {c.envelopeStatus ?? c.httpStatus}
+                  {c.codeError && ` · ${c.codeError}`}
+                </span>
+              ) : (
+                t("noAnswer")
+              )}
             </p>
             <p>
               traceID <span className="font-mono break-all">{c.traceID ?? "—"}</span> ·{" "}

@@ -65,17 +65,20 @@ export function Cell({
   className = "",
   title,
   testId,
+  translate,
   children,
 }: {
   kind?: keyof typeof cellKinds;
   className?: string;
   title?: string;
   testId?: string;
+  /** "no" for stored text that is data, not words of the interface (e.g. a note the worker wrote). */
+  translate?: "no";
   children?: ReactNode;
 }) {
   const classes = [cellKinds[kind], "px-2 py-1", className].filter(Boolean).join(" ");
   return (
-    <td className={classes} title={title} data-testid={testId}>
+    <td className={classes} title={title} data-testid={testId} translate={translate}>
       {children}
     </td>
   );

@@ -71,8 +71,10 @@ function englishWordsOnPage(page: Page, words: string[]) {
         .replace(/\S+@\S+|https?:\/\/\S+/g, " ")
         .replace(/[\w-]*\d[\w-]*/g, " ")
         .replace(/ · [A-Za-z0-9_]+\b/g, " ");
+    // ids, codes and JSON are set in monospace across the console; notes the worker stored in English are
+    // marked translate="no" where they are shown
     const skip = (el: Element | null) =>
-      el?.closest("code, pre, script, style, [translate='no'], [data-raw]");
+      el?.closest("code, pre, script, style, .font-mono, [translate='no'], [data-raw]");
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (skip(node.parentElement)) continue;

@@ -74,7 +74,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                 <Cell>{r.inserted}</Cell>
                 <Cell>{r.updated}</Cell>
                 <Cell>{r.drift}</Cell>
-                <Cell kind="note" title={r.error ?? r.stopReason ?? ""}>
+                <Cell kind="note" title={r.error ?? r.stopReason ?? ""} translate="no">
                   <span translate="no">{r.error ?? r.stopReason ?? ""}</span>
                 </Cell>
               </DataRow>

@@ -102,7 +102,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               </Cell>
               <Cell>{r.operationStatus ? anyStatusLabel(names, r.operationStatus) : "—"}</Cell>
               <Cell kind="code">{r.sourceIp ?? "—"}</Cell>
-              <Cell kind="note" className="text-zinc-600" title={r.outcomeDetail ?? ""}>
+              <Cell kind="note" className="text-zinc-600" title={r.outcomeDetail ?? ""} translate="no">
                 <span translate="no">{r.outcomeDetail ?? ""}</span>
               </Cell>
             </DataRow>
