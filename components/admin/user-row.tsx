@@ -49,7 +49,9 @@ export function UserRow({ user }: { user: UserRowData }) {
         {user.email}
         {user.isMe && <span className="ml-1 text-xs text-zinc-500">{t("you")}</span>}
       </td>
-      <td className="px-2 py-1">{user.name ?? ""}</td>
+      <td className="px-2 py-1" translate="no">
+        {user.name ?? ""}
+      </td>
       <td className="px-2 py-1">
         <label htmlFor={roleId} className="sr-only">
           {t("roleOf", { email: user.email })}

@@ -70,6 +70,10 @@ function englishWordsOnPage(page: Page, words: string[]) {
       (text ?? "")
         .replace(/\S+@\S+|https?:\/\/\S+/g, " ")
         .replace(/[\w-]*\d[\w-]*/g, " ")
+        // identifiers: snake_case (WEBHOOK_PATH_SECRET) and dotted codes (user.create, the filter hint "user.")
+        .replace(/\b\w*_\w*\b/g, " ")
+        .replace(/\b[A-Za-z]+(?:\.[A-Za-z]+)+\b/g, " ")
+        .replace(/^\s*[a-z]+\.\s*$/, " ")
         .replace(/ · [A-Za-z0-9_]+\b/g, " ");
     // ids, codes and JSON are set in monospace across the console; notes the worker stored in English are
     // marked translate="no" where they are shown
