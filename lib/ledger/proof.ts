@@ -2,6 +2,11 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ledgerBalanceAt } from "@/lib/ledger/balance";
+import {
+  bookUnexplainedDifference,
+  openBalanceDifferences,
+  type BalanceDifference,
+} from "@/lib/ledger/balance-drift";
 import { Decimal } from "@/lib/money/decimal";
 import { finalStatuses } from "@/lib/operations/status";
 
@@ -12,7 +17,8 @@ import { finalStatuses } from "@/lib/operations/status";
  * A difference is first given time (`balanceDifferenceMinutes`): an operation in flight or not yet
  * mirrored explains it once the mirror catches up. What is still unexplained after that is recorded as a
  * movement outside operations (top-up, withdrawal, staff adjustment) in the window since the previous
- * read, so that from then on the ledger and the platform agree again; finance annotates it.
+ * read, so that from then on the ledger and the platform agree again; finance annotates it. The lasting
+ * difference itself is a drift item until it is accounted for (lib/ledger/balance-drift.ts).
  */
 
 type Snapshot = { id: bigint; takenAt: Date; amountInCurrencyBalance: Decimal; currencyBalance: string };
@@ -77,14 +83,16 @@ export async function settleComparisons(graceMinutes: number, now = new Date()):
             orderBy: { takenAt: "desc" },
             select: { takenAt: true },
           });
-          await tx.outsideMovement.create({
-            data: {
+          await bookUnexplainedDifference(
+            tx,
+            {
               windowFrom: previous?.takenAt ?? null,
               windowTo: c.takenAt,
-              amount: residual.toFixed(4),
+              amount: residual,
               currency: c.currency,
             },
-          });
+            now,
+          );
           created += 1;
         }
         await tx.balanceComparison.update({ where: { id: c.id }, data: { settledAt: now } });
@@ -161,16 +169,14 @@ export async function proofStatus(): Promise<ProofStatus> {
   };
 }
 
-/** For the home page: a difference older than the allowed time, and movements nobody annotated yet. */
-export async function proofAttention(
-  differenceMinutes: number,
-  now = new Date(),
-): Promise<{ differsSince: string | null; unannotatedMovements: number }> {
-  const [status, unannotatedMovements] = await Promise.all([
-    proofStatus(),
+/** For the home page: lasting differences (open drift items), and movements nobody annotated yet. */
+export async function proofAttention(): Promise<{
+  differences: BalanceDifference[];
+  unannotatedMovements: number;
+}> {
+  const [differences, unannotatedMovements] = await Promise.all([
+    openBalanceDifferences(),
     getDb().outsideMovement.count({ where: { kind: null } }),
   ]);
-  const since = status.state === "differs" && status.since ? new Date(status.since) : null;
-  const lasting = since && now.getTime() - since.getTime() > differenceMinutes * 60_000;
-  return { differsSince: lasting ? since.toISOString() : null, unannotatedMovements };
+  return { differences, unannotatedMovements };
 }

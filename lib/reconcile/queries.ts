@@ -52,8 +52,9 @@ export type DriftFilter = z.output<typeof driftFilterSchema>;
 
 export type DriftRow = {
   id: string;
-  runId: string;
-  operationId: string;
+  /** Null for a balance difference (not found by a run, not about one operation). */
+  runId: string | null;
+  operationId: string | null;
   kind: DriftKind;
   state: DriftState;
   /** The mirrored fields that differed. */
@@ -67,6 +68,8 @@ export type DriftRow = {
   resolvedAt: string | null;
   resolvedBy: string | null;
   createdAt: string;
+  /** A balance difference: platform minus ledger, its currency, and the first read that differed. */
+  balance: { amount: string; currency: string; since: string } | null;
 };
 
 const PAGE = 50;
@@ -102,6 +105,14 @@ export async function listDrift(filter: DriftFilter): Promise<{ rows: DriftRow[]
       resolvedAt: i.resolvedAt?.toISOString() ?? null,
       resolvedBy: i.resolvedById ? (emailOf.get(i.resolvedById) ?? i.resolvedById) : null,
       createdAt: i.createdAt.toISOString(),
+      balance:
+        i.kind === "balanceDifference"
+          ? {
+              amount: (i.amount ?? 0).toFixed(4),
+              currency: i.currency ?? "",
+              since: (i.differsSince ?? i.createdAt).toISOString(),
+            }
+          : null,
     })),
     hasMore: items.length > PAGE,
   };

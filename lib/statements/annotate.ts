@@ -3,6 +3,7 @@ import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { translatorFor } from "@/lib/auth/translator";
 import type { OutsideMovementKind } from "@/lib/generated/prisma/enums";
+import { resolveIfExplained } from "@/lib/ledger/balance-drift";
 
 export type AnnotateResult = { ok: true; id: string } | { ok: false; code: "not_found"; message: string };
 
@@ -18,6 +19,7 @@ export async function annotateMovement(
       select: { kind: true, reference: true, note: true },
     });
     if (!before) return { ok: false, code: "not_found", message: t("movement.noSuchMovement") };
+    const now = new Date();
     await tx.outsideMovement.update({
       where: { id: input.id },
       data: {
@@ -25,9 +27,10 @@ export async function annotateMovement(
         reference: input.reference,
         note: input.note,
         annotatedById: actor.id,
-        annotatedAt: new Date(),
+        annotatedAt: now,
       },
     });
+    await resolveIfExplained(tx, input.id, now);
     await audit(tx, actor, {
       action: "balance.annotateMovement",
       targetType: "outsideMovement",

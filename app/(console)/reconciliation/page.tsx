@@ -10,6 +10,7 @@ import { requirePagePermission } from "@/lib/auth/session";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { parseLocalized } from "@/lib/i18n/validation";
+import { exactAmount } from "@/lib/statements/exact-amount";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
 import { formatDateTime } from "@/lib/time/zone";
 
@@ -126,11 +127,26 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                     </span>
                   )}
                 </Cell>
-                <Cell kind="code">
-                  <Link href={`/operations/${d.operationId}`} className="underline">
-                    {d.operationId}
-                  </Link>
-                </Cell>
+                {d.balance ? (
+                  <Cell testId="drift-balance">
+                    <Link href="/balance" className="underline">
+                      {t("drift.balanceLink")}
+                    </Link>
+                    <span className="block">
+                      {t("drift.balanceDifference", {
+                        amount: exactAmount(d.balance.amount, locale),
+                        currency: d.balance.currency,
+                        since: `${when(d.balance.since)} ${timeZone}`,
+                      })}
+                    </span>
+                  </Cell>
+                ) : (
+                  <Cell kind="code">
+                    <Link href={`/operations/${d.operationId}`} className="underline">
+                      {d.operationId}
+                    </Link>
+                  </Cell>
+                )}
                 <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.mirrorValue)}</Cell>
                 <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.platformValue)}</Cell>
                 <Cell className="text-xs">
@@ -145,6 +161,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                   {d.resolvedBy && (
                     <span className="block text-zinc-500">
                       {t("drift.resolvedBy", { email: d.resolvedBy, at: when(d.resolvedAt) })}
+                    </span>
+                  )}
+                  {d.resolvedAt && !d.resolvedBy && (
+                    <span className="block text-zinc-500" data-testid="drift-resolved-automatically">
+                      {t("drift.resolvedAutomatically", { at: when(d.resolvedAt) })}
                     </span>
                   )}
                 </Cell>

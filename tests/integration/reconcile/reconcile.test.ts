@@ -127,7 +127,7 @@ describe("runReconciliation", () => {
     });
     expect(result.status).toBe("completed");
     const drift = await db.driftItem.findMany({ where: { runId: (result as { runId: string }).runId } });
-    const byKind = drift.map((d) => `${d.kind}:${ids.indexOf(d.operationId)}`).sort();
+    const byKind = drift.map((d) => `${d.kind}:${ids.indexOf(d.operationId ?? "")}`).sort();
     expect(byKind).toEqual([
       "amountMismatch:2",
       "missingInMirror:-1",

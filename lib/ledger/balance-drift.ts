@@ -1,0 +1,97 @@
+import "server-only";
+import { getDb } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { Decimal } from "@/lib/money/decimal";
+
+/**
+ * A lasting difference between the platform's balance and the ledger, as a drift item (kind
+ * `balanceDifference`, no run and no operation) next to the reconciliation's.
+ *
+ * When the balance proof settles a read older than `balanceDifferenceMinutes` and the operations still do
+ * not explain the platform's figure, the unexplained part is booked as a movement outside operations
+ * (lib/ledger/proof.ts) under the open balance-difference item of that currency: the first such movement
+ * opens the item, later ones add to its amount (one item per lasting difference, however many reads see
+ * it). The item stays open until the difference is accounted for, which a finance user sees as either:
+ * - the platform comes back to what the operations explain (the movements under the item add up to 0,
+ *   e.g. an operation that was missing from the mirror arrived and the opposite movement was booked), or
+ * - finance has said what every movement under it was (annotated: top-up, withdrawal, adjustment).
+ * Either resolves it automatically (resolvedAt set, no resolver). A person may also acknowledge or
+ * resolve it on the reconciliation page like any drift item; a movement booked after that opens a new one.
+ */
+
+const UNRESOLVED = ["open", "acknowledged"] as const;
+
+/** Books an unexplained part of the platform's balance under the currency's open item; opens one if none. */
+export async function bookUnexplainedDifference(
+  tx: Prisma.TransactionClient,
+  movement: { windowFrom: Date | null; windowTo: Date; amount: Decimal; currency: string },
+  now: Date,
+): Promise<void> {
+  const open = await tx.driftItem.findFirst({
+    where: { kind: "balanceDifference", currency: movement.currency, state: { in: [...UNRESOLVED] } },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, amount: true },
+  });
+  const item = open
+    ? await tx.driftItem.update({
+        where: { id: open.id },
+        data: { amount: new Decimal(open.amount?.toFixed() ?? 0).plus(movement.amount).toFixed(4) },
+        select: { id: true, amount: true },
+      })
+    : await tx.driftItem.create({
+        data: {
+          kind: "balanceDifference",
+          currency: movement.currency,
+          amount: movement.amount.toFixed(4),
+          differsSince: movement.windowTo,
+        },
+        select: { id: true, amount: true },
+      });
+  await tx.outsideMovement.create({
+    data: {
+      windowFrom: movement.windowFrom,
+      windowTo: movement.windowTo,
+      amount: movement.amount.toFixed(4),
+      currency: movement.currency,
+      driftItemId: item.id,
+    },
+  });
+  if (item.amount?.isZero()) await resolveAutomatically(tx, item.id, now);
+}
+
+/** After a movement was annotated: its item is resolved once every movement under it is explained. */
+export async function resolveIfExplained(tx: Prisma.TransactionClient, movementId: string, now: Date) {
+  const movement = await tx.outsideMovement.findUnique({
+    where: { id: movementId },
+    select: { driftItemId: true },
+  });
+  if (!movement?.driftItemId) return;
+  const unexplained = await tx.outsideMovement.count({
+    where: { driftItemId: movement.driftItemId, annotatedAt: null },
+  });
+  if (unexplained === 0) await resolveAutomatically(tx, movement.driftItemId, now);
+}
+
+async function resolveAutomatically(tx: Prisma.TransactionClient, id: string, now: Date) {
+  await tx.driftItem.updateMany({
+    where: { id, state: { in: [...UNRESOLVED] } },
+    data: { state: "resolved", resolvedAt: now, resolvedById: null },
+  });
+}
+
+export type BalanceDifference = { id: string; amount: string; currency: string; since: string };
+
+/** The balance differences still open (or acknowledged), oldest first: the home page lists them. */
+export async function openBalanceDifferences(): Promise<BalanceDifference[]> {
+  const items = await getDb().driftItem.findMany({
+    where: { kind: "balanceDifference", state: { in: [...UNRESOLVED] } },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, amount: true, currency: true, differsSince: true, createdAt: true },
+  });
+  return items.map((i) => ({
+    id: i.id,
+    amount: (i.amount ?? new Decimal(0)).toFixed(4),
+    currency: i.currency ?? "",
+    since: (i.differsSince ?? i.createdAt).toISOString(),
+  }));
+}
