@@ -21,6 +21,11 @@ import { Decimal } from "@/lib/money/decimal";
 
 const UNRESOLVED = ["open", "acknowledged"] as const;
 
+/** One settler or annotator at a time: a movement is never booked under an item being resolved. */
+export async function lockBalanceProof(tx: Prisma.TransactionClient): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(7370011)`;
+}
+
 /** Books an unexplained part of the platform's balance under the currency's open item; opens one if none. */
 export async function bookUnexplainedDifference(
   tx: Prisma.TransactionClient,
@@ -66,6 +71,7 @@ export async function resolveIfExplained(tx: Prisma.TransactionClient, movementI
     select: { driftItemId: true },
   });
   if (!movement?.driftItemId) return;
+  await lockBalanceProof(tx);
   const unexplained = await tx.outsideMovement.count({
     where: { driftItemId: movement.driftItemId, annotatedAt: null },
   });

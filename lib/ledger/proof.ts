@@ -4,6 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ledgerBalanceAt } from "@/lib/ledger/balance";
 import {
   bookUnexplainedDifference,
+  lockBalanceProof,
   openBalanceDifferences,
   type BalanceDifference,
 } from "@/lib/ledger/balance-drift";
@@ -67,7 +68,7 @@ export async function recordComparison(
 export async function settleComparisons(graceMinutes: number, now = new Date()): Promise<number> {
   return getDb().$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7370011)`;
+      await lockBalanceProof(tx);
       const due = await tx.balanceComparison.findMany({
         where: { settledAt: null, takenAt: { lt: new Date(now.getTime() - graceMinutes * 60_000) } },
         orderBy: { takenAt: "asc" },
