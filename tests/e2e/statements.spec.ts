@@ -38,8 +38,9 @@ test("finance: last month's statement adds up and downloads as XLSX and PDF", as
 test("finance: the balance page proves the ledger against the platform", async ({ page }) => {
   test.setTimeout(180_000);
   // The fixture mirror holds pay-outs the sandbox (no history of its own) never funded: to the proof that
-  // is money that came in outside operations before the first read. Let such a difference count after
-  // one minute instead of ten.
+  // is money that came in outside operations before the first read, 15.7594 USDT exactly (the fixture's
+  // ledger: payInSuccess +15.6966, payOutSuccess -15.7280, payOutPendingRetry's hold -15.7280). Let such a
+  // difference count after one minute instead of ten.
   await signIn(page, "admin");
   await page.goto("/settings");
   const label = "Treat a difference between the ledger and the platform's balance as lasting after (minutes)";

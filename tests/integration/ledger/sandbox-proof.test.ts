@@ -98,6 +98,45 @@ describe("balance proof against the sandbox", () => {
     );
   }, 240_000);
 
+  it("agrees for payment currencies other than the balance's and for any commission", async () => {
+    // Pay-ins in KZT and AZN (their own rates, not the merchant's RUB rate) next to RUB ones; commissions
+    // from 0 up, with 4 decimals; pay-outs in flight, failed and settled.
+    const percent = fc
+      .tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9999 }))
+      .map(([whole, fraction]) => `${whole}.${String(fraction).padStart(4, "0")}`);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        percent,
+        percent,
+        fc.array(fc.nat(), { maxLength: 12 }),
+        async (seed, payIn, payOut, moves) => {
+          await resetAll();
+          await control(sandbox, "PATCH", "/merchants/other", {
+            tariff: { payIn: ["kzt_c2c", "azn_c2c", "nspk"], payOut: ["toCard", "sbp"] },
+            otherRates: { KZT: "512.4371", AZN: "1.7013" },
+            commission: { payIn, payOut },
+          });
+          await control(sandbox, "POST", "/seed", { merchant: "other", count: 40, days: 20, seed });
+          await advance(moves);
+          const { platform } = clientFor(sandbox, "other");
+          const run = await runReconciliation({ kind: "full", platform });
+          expect(run.status).toBe("completed");
+          const currencies = await getDb().operation.groupBy({ by: ["currency"], _count: { _all: true } });
+          expect(currencies.map((c) => c.currency).sort()).toEqual(expect.arrayContaining(["AZN", "KZT"]));
+          const now = new Date(Date.now() + 60_000);
+          const read = await readBalance(now);
+          const ledger = await ledgerBalanceAt(now);
+          expect(ledger.available.toFixed(4)).toBe(Number(read.amountInCurrencyBalance).toFixed(4));
+          const merchants = (await control(sandbox, "GET", "/merchants")) as Merchant[];
+          const other = merchants.find((m) => m.id === "other")!;
+          expect(ledger.holds.toFixed(4)).toBe(Number(other.balance.reserved).toFixed(4));
+        },
+      ),
+      { numRuns: 5 },
+    );
+  }, 240_000);
+
   it("a credit outside operations becomes a movement of exactly its amount, after which the proof is 0", async () => {
     await resetAll();
     await control(sandbox, "POST", "/seed", { merchant: "other", count: 20, days: 5, seed: 7 });
