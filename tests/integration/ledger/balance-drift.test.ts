@@ -2,7 +2,7 @@
 // opens one drift item (kind balanceDifference), listed on the home page and the reconciliation page,
 // and resolved once the difference is accounted for. The sandbox's control credits move the balance
 // outside operations.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
 import { getBalanceCached } from "@/lib/balance/cached";
 import { getDb } from "@/lib/db";
@@ -12,7 +12,15 @@ import { runReconciliation } from "@/lib/reconcile/run";
 import { annotateMovement } from "@/lib/statements/annotate";
 import type { Sandbox } from "../../../sandbox/index";
 import { isolateDatabase } from "../../support/database";
+import { createStaff } from "../../support/mirror";
+import { pageText } from "../../support/page-text";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
+
+const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
+vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+vi.mock("next/headers", () => ({
+  headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.32" }),
+}));
 
 let restore: () => Promise<void>;
 let sandbox: Sandbox;
@@ -133,4 +141,22 @@ describe("a lasting balance difference as a drift item", () => {
     expect(items.map((i) => i.state)).toEqual(["resolved", "resolved"]);
     expect((await proofAttention()).differences).toEqual([]);
   }, 120_000);
+
+  it("the reconciliation page shows the items in Russian and in English", async () => {
+    const { default: Page } = await import("@/app/(console)/reconciliation/page");
+    const user = await createStaff("finance");
+    session.current = { userId: user.id, sessionVersion: 0 };
+    const text = async (locale: "ru" | "en") => {
+      await getDb().user.update({ where: { id: user.id }, data: { locale, timeZone: "UTC" } });
+      return pageText(await Page({ searchParams: Promise.resolve({ state: "resolved" }) })).join(" | ");
+    };
+    const ru = await text("ru");
+    expect(ru).toContain("баланс расходится с учётом");
+    expect(ru).toMatch(/3,0000 USDT с \S/);
+    expect(ru).toContain("закрыто автоматически");
+    const en = await text("en");
+    expect(en).toContain("balance differs from the ledger");
+    expect(en).toMatch(/3\.0000 USDT since \S/);
+    expect(en).toContain("resolved automatically");
+  });
 });
