@@ -1,4 +1,5 @@
-// npm run bench [-- sandbox integration processing console retention]: prints a table and writes bench-results/<time>.json.
+// npm run bench [-- sandbox integration processing console statements retention]: prints a table and writes bench-results/<time>.json.
+// The statements section also takes --only=xlsx (just the XLSX export) and --operations=N (a smaller mirror).
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
