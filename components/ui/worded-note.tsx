@@ -12,6 +12,7 @@ export function NoteText({ note }: { note: WordedNote | null }) {
           {note.data}
         </span>
       )}
+      {note.after && ` ${note.after}`}
     </>
   );
 }

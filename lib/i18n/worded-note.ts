@@ -3,7 +3,7 @@
  * language, `data` what is shown as it is (an exception's message, a parser's complaint, an old row's
  * sentence from before codes were stored), set apart in monospace and marked translate="no".
  */
-export type WordedNote = { text: string; data: string | null };
+export type WordedNote = { text: string; data: string | null; /** words after the data */ after?: string };
 
 type Value = string | number | Date;
 
@@ -21,7 +21,7 @@ export function asWords(t: unknown): Words {
 
 /** Text and data as one line (a cell's title, a test's expectation). */
 export function noteLine(note: WordedNote): string {
-  return [note.text, note.data].filter(Boolean).join(" ");
+  return [note.text, note.data, note.after].filter(Boolean).join(" ");
 }
 
 export type JsonObject = Record<string, unknown>;

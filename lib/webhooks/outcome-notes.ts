@@ -15,7 +15,9 @@ export type UnconfirmedReason =
   | { why: "notMirrored" }
   | { why: "finalStatus"; status: string }
   | { why: "dateAhead"; at: string }
-  | { why: "differsFromMirror"; fields: string[] };
+  | { why: "differsFromMirror"; fields: string[] }
+  /** no reason given (apply-snapshot always gives one) */
+  | { why: "unconfirmed" };
 
 /** What an applied snapshot did when it was not news (null traceID: the webhook carried none). */
 export type AppliedNote = "alreadyMirrored" | "olderThanMirror" | "wouldChangeFinal";
@@ -136,7 +138,7 @@ export function wordOutcome(
           };
     case "bodyNotJson":
     case "operationInvalid":
-      return { text: sentences(t(`${N}.${code}`), cutWords), data: text(args.detail) };
+      return { text: t(`${N}.${code}`), data: text(args.detail), ...(cutWords && { after: cutWords }) };
     case "envelopeNotSuccess":
       return plain({ status: text(args.status), codeError: text(args.codeError) || "—" });
     case "alreadyMirrored":

@@ -95,7 +95,7 @@ async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation
         readBackTraceID: null,
       };
     }
-    readBackReason = applied.reason ?? { why: "notMirrored" };
+    readBackReason = applied.reason ?? { why: "unconfirmed" };
   }
   // Final status: business decisions rest on the read-back (spec, Receiver requirements 4). Any other
   // hint the mirror cannot take on its word is confirmed the same way.

@@ -176,11 +176,12 @@ function keptBody(body: BodyRead, verdict: Verdict, declared: number | null) {
   const bytes = body.complete ? body.bytes : Math.max(body.bytes, declared ?? 0);
   if (verdict.outcome === "received") return { text: body.text, bytes, note: verdict.note };
   const cut = Buffer.byteLength(body.text) > REFUSED_BODY_KEPT || !body.complete;
-  if (!cut || !verdict.note) return { text: body.text, bytes, note: verdict.note };
+  if (!cut) return { text: body.text, bytes, note: verdict.note };
   const text = Buffer.from(body.text).subarray(0, REFUSED_BODY_KEPT).toString("utf8");
   const totalKind = body.complete ? "exact" : declared !== null ? "declared" : "atLeast";
   const kept: Cut = { cut: { kept: REFUSED_BODY_KEPT, total: bytes, totalKind } };
-  return { text, bytes, note: { ...verdict.note, args: { ...verdict.note.args, ...kept } } as OutcomeNote };
+  const note = verdict.note && ({ ...verdict.note, args: { ...verdict.note.args, ...kept } } as OutcomeNote);
+  return { text, bytes, note };
 }
 
 /** Why the body is not a webhook, as a note (the parser's own words, when it has them, as data). */

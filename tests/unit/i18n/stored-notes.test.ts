@@ -160,6 +160,12 @@ describe("webhook outcome notes", () => {
       text: "Тело не является JSON:",
       data: "Unexpected end of JSON input",
     });
+    const cut = { kept: 4096, total: 5000, totalKind: "exact" };
+    expect(outcome("en", "bodyNotJson", { detail: "Unexpected token", cut })).toEqual({
+      text: "Body is not JSON:",
+      data: "Unexpected token",
+      after: "Only its first 4,096 bytes kept (of 5,000).",
+    });
     expect(outcome("en", "readBackFieldsDiffer", EXAMPLES.readBackFieldsDiffer)?.data).toBe(
       "amountInitial, amount",
     );
