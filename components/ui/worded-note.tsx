@@ -8,9 +8,10 @@ export function NoteText({ note }: { note: WordedNote | null }) {
       {note.text}
       {note.text && note.data !== null && " "}
       {note.data !== null && (
-        <span translate="no" className="font-mono" data-raw="">
+        // bdi: bidi control characters in stored data cannot reorder the words around it
+        <bdi translate="no" className="font-mono" data-raw="">
           {note.data}
-        </span>
+        </bdi>
       )}
       {note.after && ` ${note.after}`}
     </>

@@ -4,8 +4,11 @@
 // the codes, or a code this release does not know, is shown as the data it is rather than lost.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { createTranslator } from "use-intl/core";
 import { describe, expect, it } from "vitest";
+import { NoteText } from "@/components/ui/worded-note";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
 import { asWords, noteLine, type Words } from "@/lib/i18n/worded-note";
@@ -232,5 +235,20 @@ describe("reconciliation run notes", () => {
     expect(run("ru", { stopReason: "some old reason" })).toEqual({ text: "", data: "some old reason" });
     expect(run("ru", { error: "some old error" })).toEqual({ text: "", data: "some old error" });
     expect(run("ru", {})).toBeNull();
+  });
+});
+
+describe("a note on the page", () => {
+  it("sets the quoted data apart: not translated, isolated from the words around it (bidi controls)", () => {
+    const note = outcome("ru", "bodyNotJson", { detail: "\u202Eevil\u202C <b>x</b>" })!;
+    const html = renderToStaticMarkup(createElement(NoteText, { note }));
+    expect(html).toBe(
+      'Тело не является JSON: <bdi translate="no" class="font-mono" data-raw="">\u202Eevil\u202C &lt;b&gt;x&lt;/b&gt;</bdi>',
+    );
+  });
+
+  it('words without data carry no translate="no"', () => {
+    const html = renderToStaticMarkup(createElement(NoteText, { note: outcome("ru", "bodyEmpty", {}) }));
+    expect(html).toBe("Тело пустое.");
   });
 });
