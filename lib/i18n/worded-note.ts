@@ -35,3 +35,8 @@ export const text = (v: unknown): string => (typeof v === "string" ? v : v == nu
 export const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 export const list = (v: unknown): string =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").join(", ") : text(v);
+
+/** A stored instant for the reader (`when`), or the stored value as it is when it is not one. */
+export function instant(v: unknown, when: (iso: string) => string): string {
+  return typeof v === "string" && !Number.isNaN(Date.parse(v)) ? when(v) : text(v);
+}

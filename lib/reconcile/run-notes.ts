@@ -4,7 +4,7 @@
  * shown, in the reader's language (messages/<locale>/reconciliation.json, `runs.notes`). A run from
  * before the codes keeps its English sentence in stopReason: shown as data. Pure: no database.
  */
-import { argsObject, text, type WordedNote, type Words } from "@/lib/i18n/worded-note";
+import { argsObject, instant, type WordedNote, type Words } from "@/lib/i18n/worded-note";
 
 export type StopNote =
   { code: "endOfList"; args: Record<string, never> } | { code: "passedLowerBound"; args: { at: string } };
@@ -32,7 +32,10 @@ export function wordRunNote(t: Words, run: StoredRunNote, when: (iso: string) =>
   if (run.error) return { text: "", data: run.error };
   if (run.stopCode === "endOfList") return { text: t(`${N}.endOfList`), data: null };
   if (run.stopCode === "passedLowerBound") {
-    return { text: t(`${N}.passedLowerBound`, { at: when(text(argsObject(run.stopArgs).at)) }), data: null };
+    return {
+      text: t(`${N}.passedLowerBound`, { at: instant(argsObject(run.stopArgs).at, when) }),
+      data: null,
+    };
   }
   if (run.stopCode) return { text: "", data: [run.stopCode, JSON.stringify(run.stopArgs ?? {})].join(" ") };
   return run.stopReason ? { text: "", data: run.stopReason } : null;

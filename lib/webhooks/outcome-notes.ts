@@ -5,7 +5,7 @@
  * A row from before the codes keeps its English sentence in outcomeDetail: shown as data.
  * Pure: no database, no server-only (the operation page's component words it too).
  */
-import { argsObject, count, list, text, type WordedNote, type Words } from "@/lib/i18n/worded-note";
+import { argsObject, count, instant, list, text, type WordedNote, type Words } from "@/lib/i18n/worded-note";
 
 /** A refused or malformed body keeps only its first bytes: how many, of how many. */
 export type Cut = { cut?: { kept: number; total: number; totalKind: "exact" | "declared" | "atLeast" } };
@@ -154,13 +154,13 @@ export function wordOutcome(
     case "readBackFieldsDiffer":
       return { text: t(`${N}.readBackFieldsDiffer`), data: list(args.fields) };
     case "readBackDateAhead":
-      return plain({ at: when(text(args.at)) });
+      return plain({ at: instant(args.at, when) });
     case "readBack": {
       const why = text(args.why);
       const reason = (UNCONFIRMED_REASONS as readonly string[]).includes(why)
         ? t(`${N}.why.${why}`, {
             status: status(args.status),
-            at: when(text(args.at)),
+            at: instant(args.at, when),
             fields: list(args.fields),
           })
         : t(`${N}.why.unconfirmed`);

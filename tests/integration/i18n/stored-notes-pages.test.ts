@@ -39,6 +39,12 @@ beforeAll(async () => {
       outcomeArgs: { at: "2099-12-31T21:30:00.000Z" },
     })
   ).id.toString();
+  // a read-back note has no instant: the page's date formatter is not handed an empty one
+  await delivery({
+    outcome: "applied",
+    outcomeCode: "readBack",
+    outcomeArgs: { why: "finalStatus", status: "success", then: null, traceID: null },
+  });
   ids.legacy = (
     await delivery({ outcome: "rejected", outcomeDetail: "a sentence no code matches" })
   ).id.toString();
@@ -106,11 +112,12 @@ describe("webhook notes", () => {
     expect(text).toContain(
       "dateUpdated вебхука 01.01.2100 00:30:00 Europe/Moscow позже его получения; применён результат контрольного запроса.",
     );
+    expect(text).toContain("Подтверждён контрольным запросом: окончательный статус «успешно».");
     expect(text).toContain("a sentence no code matches");
     expect(text).not.toContain("read-back failed");
     // the note cells are words of the interface now: nothing marks them translate="no"
     const cells = propsOf<{ kind?: string; translate?: string }>(tree, Cell).filter((c) => c.kind === "note");
-    expect(cells.length).toBe(3);
+    expect(cells.length).toBe(4);
     expect(cells.every((c) => c.translate === undefined)).toBe(true);
   });
 

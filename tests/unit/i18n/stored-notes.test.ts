@@ -23,7 +23,8 @@ import {
 const ROOT = process.cwd();
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const words = (locale: Locale): Words => asWords(createTranslator({ locale, messages: messagesFor(locale) }));
-const when = (iso: string) => `<${iso}>`;
+// like the pages' formatter, it refuses what is not an instant
+const when = (iso: string) => `<${new Date(iso).toISOString()}>`;
 
 /** The string literals a pattern's first group captures, over the given source files. */
 const literals = (files: string[], pattern: RegExp) =>
