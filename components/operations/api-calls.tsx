@@ -33,7 +33,12 @@ export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
                 ) : (
                   t("noAnswer")
                 )}
-                {c.error && <span className="block text-xs text-red-600">{c.error}</span>}
+                {/* the transport's own message (an exception's text), recorded as it was: data */}
+                {c.error && (
+                  <span className="block font-mono text-xs text-red-600" translate="no">
+                    {c.error}
+                  </span>
+                )}
                 <span className="block text-xs text-zinc-500">{t("latency", { ms: c.latencyMs })}</span>
               </td>
               <td className="px-2 py-1 font-mono text-xs">

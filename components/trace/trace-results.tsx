@@ -51,7 +51,11 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
               })}
             </p>
             {c.message && <p className="text-zinc-600 dark:text-zinc-400">{c.message}</p>}
-            {c.error && <p className="text-red-600">{c.error}</p>}
+            {c.error && (
+              <p className="font-mono text-red-600" translate="no">
+                {c.error}
+              </p>
+            )}
             <details>
               <summary className="cursor-pointer">{t("requestAndResponse")}</summary>
               <div className="grid gap-2 md:grid-cols-2">

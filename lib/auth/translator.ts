@@ -6,6 +6,7 @@ import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
 import { translatorIn, type Namespace } from "@/lib/i18n/translate";
 import type { Problem } from "@/lib/i18n/issues";
+import { asWords, type Words } from "@/lib/i18n/worded-note";
 
 /**
  * The language to word a result in: the request's (the user's choice, else the browser's), or
@@ -44,4 +45,10 @@ export async function wordProblem(problem: Problem, locale?: Locale): Promise<st
   const t = createTranslator({ locale: chosen, messages: messagesFor(chosen) });
   const key = problem.message as never;
   return t.has(key) ? t(key, problem.params as never) : problem.message;
+}
+
+/** The whole catalog (no namespace), for notes whose keys are built from stored codes (worded-note.ts). */
+export async function catalogWords(locale?: Locale): Promise<Words> {
+  const chosen = locale ?? (await currentLocale());
+  return asWords(createTranslator({ locale: chosen, messages: messagesFor(chosen) }));
 }

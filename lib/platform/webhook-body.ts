@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { readEnvelope } from "./envelope";
-import { SchemaMismatchError, decodeOperation, type Operation } from "./schemas";
+import { SchemaMismatchError, decodeOperation, describeIssues, type Operation } from "./schemas";
 import { isWireObject, parseWireJson, type WireValue } from "./wire";
 
 export type WebhookBodyForm = "envelope" | "nested" | "bare";
@@ -25,6 +25,8 @@ export class WebhookBodyError extends Error {
     readonly reason: WebhookBodyErrorReason,
     message: string,
     readonly traceID: string | null = null,
+    /** The facts behind the message, for a note worded in the reader's language (outcome-notes.ts). */
+    readonly facts: { detail?: string; status?: string; codeError?: string | null } = {},
   ) {
     super(message);
   }
@@ -36,10 +38,8 @@ export function parseWebhookBody(text: string): WebhookBody {
   try {
     value = parseWireJson(text);
   } catch (e) {
-    throw new WebhookBodyError(
-      "not-json",
-      `Webhook body is not JSON: ${e instanceof Error ? e.message : String(e)}`,
-    );
+    const detail = e instanceof Error ? e.message : String(e);
+    throw new WebhookBodyError("not-json", `Webhook body is not JSON: ${detail}`, null, { detail });
   }
   if (!isWireObject(value)) throw new WebhookBodyError("not-an-object", "Webhook body is not a JSON object");
 
@@ -51,6 +51,7 @@ export function parseWebhookBody(text: string): WebhookBody {
         "not-success",
         `Webhook envelope has status ${envelope.status} (${envelope.codeError ?? "no code"})`,
         envelope.traceID,
+        { status: String(envelope.status), codeError: envelope.codeError ?? null },
       );
     }
     if (!isWireObject(envelope.data))
@@ -68,7 +69,11 @@ function decode(value: WireValue, traceID: string | null): Operation {
   try {
     return decodeOperation(value, "webhook operation");
   } catch (e) {
-    if (e instanceof SchemaMismatchError) throw new WebhookBodyError("invalid-operation", e.message, traceID);
+    if (e instanceof SchemaMismatchError) {
+      throw new WebhookBodyError("invalid-operation", e.message, traceID, {
+        detail: describeIssues(e.issues),
+      });
+    }
     throw e;
   }
 }

@@ -2,6 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
 import type { DriftKind, DriftState } from "@/lib/generated/prisma/enums";
+import type { WordedNote, Words } from "@/lib/i18n/worded-note";
+import { catalogWords } from "@/lib/auth/translator";
+import { wordRunNote } from "@/lib/reconcile/run-notes";
 
 export const driftStates = ["open", "acknowledged", "resolved"] as const satisfies readonly DriftState[];
 
@@ -15,13 +18,17 @@ export type RunRow = {
   operationsSeen: number;
   inserted: number;
   updated: number;
-  stopReason: string | null;
-  error: string | null;
+  /** Why it stopped or failed, in the reader's words (null: nothing to say yet). */
+  note: WordedNote | null;
   drift: number;
 };
 
-/** The latest runs, newest first. */
-export async function listRuns(take = 20): Promise<RunRow[]> {
+/** The latest runs, newest first; `t` and `when` word their notes for the reader. */
+export async function listRuns(
+  take = 20,
+  given?: { t: Words; when: (iso: string) => string },
+): Promise<RunRow[]> {
+  const reader = given ?? { t: await catalogWords(), when: (iso: string) => iso };
   const runs = await getDb().reconciliationRun.findMany({
     orderBy: { startedAt: "desc" },
     take,
@@ -37,9 +44,8 @@ export async function listRuns(take = 20): Promise<RunRow[]> {
     operationsSeen: r.operationsSeen,
     inserted: r.inserted,
     updated: r.updated,
-    stopReason: r.stopReason,
     // run errors are our own messages (platform errors are redacted), safe for staff
-    error: r.error,
+    note: wordRunNote(reader.t, r, reader.when),
     drift: r._count.drift,
   }));
 }

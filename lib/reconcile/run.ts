@@ -7,6 +7,7 @@ import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
 import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import type { PlatformClient } from "@/lib/platform/client";
 import { findDrift } from "@/lib/reconcile/drift";
+import type { StopNote } from "@/lib/reconcile/run-notes";
 import { walkOperations } from "@/lib/reconcile/walk";
 import { finalStatuses } from "@/lib/operations/status";
 
@@ -33,7 +34,7 @@ export type ReconcileResult =
       inserted: number;
       updated: number;
       drift: number;
-      stopReason: string;
+      stop: StopNote;
     }
   | { status: "skipped"; reason: string };
 
@@ -80,7 +81,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   // We hold the lock: any run still marked running was interrupted.
   await db.reconciliationRun.updateMany({
     where: { status: "running" },
-    data: { status: "failed", error: "interrupted", finishedAt: now() },
+    data: { status: "failed", errorCode: "interrupted", error: null, finishedAt: now() },
   });
   const mirrorWasReconciled = (await db.reconciliationRun.count({ where: { status: "completed" } })) > 0;
   const lowerBound =
@@ -92,7 +93,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   const counters = { pages: 0, operationsSeen: 0, inserted: 0, updated: 0 };
   let drift = 0;
   let watermark: Date | null = null;
-  let stopReason = "reached the end of the list";
+  let stop: StopNote = { code: "endOfList", args: {} };
   const seen: string[] = [];
   try {
     const pages = walkOperations(options.platform, {
@@ -100,7 +101,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
       stop: (page) => {
         const oldest = page.operations.at(-1)?.dateAdded;
         if (lowerBound && oldest && oldest < lowerBound) {
-          stopReason = `passed ${lowerBound.toISOString()} (last reconciled point and oldest open operation, with overlap)`;
+          stop = { code: "passedLowerBound", args: { at: lowerBound.toISOString() } };
           return true;
         }
         return false;
@@ -134,14 +135,21 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     if (options.kind === "full") drift += await recordMissingOnPlatform(run.id, seen, graceCutoff);
     await db.reconciliationRun.update({
       where: { id: run.id },
-      data: { ...counters, status: "completed", finishedAt: now(), watermark, stopReason },
+      data: {
+        ...counters,
+        status: "completed",
+        finishedAt: now(),
+        watermark,
+        stopCode: stop.code,
+        stopArgs: stop.args,
+      },
     });
-    return { status: "completed", runId: run.id, ...counters, drift, stopReason };
+    return { status: "completed", runId: run.id, ...counters, drift, stop };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await db.reconciliationRun.update({
       where: { id: run.id },
-      data: { ...counters, status: "failed", finishedAt: now(), error: message },
+      data: { ...counters, status: "failed", finishedAt: now(), errorCode: "failed", error: message },
     });
     throw error;
   }

@@ -57,6 +57,9 @@ export type TraceWebhook = {
   id: string;
   receivedAt: string;
   outcome: WebhookOutcome;
+  /** The stored note (lib/webhooks/outcome-notes.ts), worded where it is shown. */
+  outcomeCode: string | null;
+  outcomeArgs: unknown;
   outcomeDetail: string | null;
   operationId: string | null;
   operationStatus: OperationStatus | null;
@@ -196,6 +199,8 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
       id: w.id.toString(),
       receivedAt: w.receivedAt.toISOString(),
       outcome: w.outcome,
+      outcomeCode: w.outcomeCode,
+      outcomeArgs: w.outcomeArgs,
       outcomeDetail: w.outcomeDetail,
       operationId: w.operationId,
       operationStatus: w.operationStatus,

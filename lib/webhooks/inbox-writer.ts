@@ -8,7 +8,9 @@ export type InboxRow = {
   body: string;
   bodyBytes: number;
   outcome: WebhookOutcome;
-  outcomeDetail: string | null;
+  /** The note, as outcome-notes.ts stores it. */
+  outcomeCode: string | null;
+  outcomeArgs: object | null;
   operationId: string | null;
   operationStatus: OperationStatus | null;
   traceID: string | null;
@@ -20,8 +22,8 @@ type Pending = { row: InboxRow; resolve: (id: bigint) => void; reject: (error: u
 const MAX_BATCH = 200;
 
 const INSERT = `INSERT INTO "WebhookDelivery"
-    ("sourceIp", headers, body, "bodyBytes", outcome, "outcomeDetail", "operationId", "operationStatus", "traceID", "processedAt")
-  SELECT r."sourceIp", r.headers, r.body, r."bodyBytes", r.outcome, r."outcomeDetail", r."operationId", r."operationStatus", r."traceID", r."processedAt"
+    ("sourceIp", headers, body, "bodyBytes", outcome, "outcomeCode", "outcomeArgs", "operationId", "operationStatus", "traceID", "processedAt")
+  SELECT r."sourceIp", r.headers, r.body, r."bodyBytes", r.outcome, r."outcomeCode", r."outcomeArgs", r."operationId", r."operationStatus", r."traceID", r."processedAt"
   FROM json_populate_recordset(NULL::"WebhookDelivery", $1::json) WITH ORDINALITY AS r
   ORDER BY r.ordinality
   RETURNING id`;

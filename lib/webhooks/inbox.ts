@@ -1,5 +1,5 @@
 import "server-only";
-import { translatorFor } from "@/lib/auth/translator";
+import { catalogWords, translatorFor } from "@/lib/auth/translator";
 import { z } from "zod";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
@@ -7,6 +7,8 @@ import { keysetPage } from "@/lib/keyset-page";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { maskNumbersInText } from "@/lib/recipients/mask";
+import type { WordedNote, Words } from "@/lib/i18n/worded-note";
+import { wordOutcome, type OutcomeCode } from "@/lib/webhooks/outcome-notes";
 
 export const webhookOutcomes = [
   "received",
@@ -58,7 +60,8 @@ export type InboxRow = {
   receivedAt: string;
   sourceIp: string | null;
   outcome: WebhookOutcome;
-  outcomeDetail: string | null;
+  /** What happened, beyond the outcome, in the reader's words (null: nothing to add). */
+  note: WordedNote | null;
   operationId: string | null;
   operationStatus: string | null;
   traceID: string | null;
@@ -71,6 +74,8 @@ const listFields = {
   receivedAt: true,
   sourceIp: true,
   outcome: true,
+  outcomeCode: true,
+  outcomeArgs: true,
   outcomeDetail: true,
   operationId: true,
   operationStatus: true,
@@ -81,13 +86,28 @@ const listFields = {
 
 type ListRecord = Prisma.WebhookDeliveryGetPayload<{ select: typeof listFields }>;
 
-function toRow(r: ListRecord): InboxRow {
-  return { ...r, id: r.id.toString(), receivedAt: r.receivedAt.toISOString() };
+/** Words stored notes for one reader: their language, instants in their time zone. */
+export type NoteReader = { t: Words; when: (iso: string) => string };
+
+/** The request's language (see currentLocale) with instants as ISO text, when the caller gives no reader. */
+async function defaultReader(): Promise<NoteReader> {
+  return { t: await catalogWords(), when: (iso) => iso };
+}
+
+function toRow(r: ListRecord, reader: NoteReader): InboxRow {
+  const { outcomeCode, outcomeArgs, outcomeDetail, ...rest } = r;
+  return {
+    ...rest,
+    id: r.id.toString(),
+    receivedAt: r.receivedAt.toISOString(),
+    note: wordOutcome(reader.t, { outcomeCode, outcomeArgs, outcomeDetail }, reader.when),
+  };
 }
 
 /** Newest first, 50 a page; `nextBefore` is the cursor of the next (older) page. */
 export async function listDeliveries(
   filter: InboxFilter,
+  given?: NoteReader,
 ): Promise<{ rows: InboxRow[]; nextBefore: string | null }> {
   const rows = await getDb().webhookDelivery.findMany({
     where: {
@@ -98,7 +118,8 @@ export async function listDeliveries(
     take: PAGE + 1,
     select: listFields,
   });
-  return keysetPage(rows, PAGE, toRow);
+  const reader = given ?? (await defaultReader());
+  return keysetPage(rows, PAGE, (r) => toRow(r, reader));
 }
 
 export type DeliveryDetail = InboxRow & {
@@ -113,7 +134,7 @@ export type DeliveryDetail = InboxRow & {
 };
 
 /** One delivery for its page, for any viewer: recipient numbers in the body are masked. */
-export async function getDelivery(id: bigint): Promise<DeliveryDetail | null> {
+export async function getDelivery(id: bigint, given?: NoteReader): Promise<DeliveryDetail | null> {
   const r = await getDb().webhookDelivery.findUnique({
     where: { id },
     select: { ...listFields, headers: true, body: true, readBackTraceID: true, processedAt: true },
@@ -121,7 +142,7 @@ export async function getDelivery(id: bigint): Promise<DeliveryDetail | null> {
   if (!r) return null;
   const body = maskNumbersInText(r.body);
   return {
-    ...toRow(r),
+    ...toRow(r, given ?? (await defaultReader())),
     headers: r.headers,
     body,
     bodyMasked: body !== r.body,
@@ -165,7 +186,7 @@ export async function reprocessDelivery(actor: Actor, id: bigint): Promise<Repro
   return getDb().$transaction(async (tx) => {
     const delivery = await tx.webhookDelivery.findUnique({
       where: { id },
-      select: { outcome: true, outcomeDetail: true },
+      select: { outcome: true, outcomeCode: true, outcomeArgs: true, outcomeDetail: true },
     });
     if (!delivery) return { ok: false, code: "not_found", message: t("reprocess.notFound") };
     if (!canReprocess(delivery.outcome)) {
@@ -182,7 +203,9 @@ export async function reprocessDelivery(actor: Actor, id: bigint): Promise<Repro
       where: { id, outcome: delivery.outcome },
       data: {
         outcome: "received",
-        outcomeDetail: `processing again on request (was ${delivery.outcome})`,
+        outcomeCode: "reprocessRequested" satisfies OutcomeCode,
+        outcomeArgs: { was: delivery.outcome },
+        outcomeDetail: null,
         claimedUntil: null,
         processingAttempts: 0,
         processedAt: null,
@@ -195,7 +218,12 @@ export async function reprocessDelivery(actor: Actor, id: bigint): Promise<Repro
       action: "webhook.reprocess",
       targetType: "webhookDelivery",
       targetId: id.toString(),
-      before: { outcome: delivery.outcome, outcomeDetail: delivery.outcomeDetail },
+      before: {
+        outcome: delivery.outcome,
+        outcomeCode: delivery.outcomeCode,
+        outcomeArgs: delivery.outcomeArgs ?? null,
+        outcomeDetail: delivery.outcomeDetail,
+      },
       after: { outcome: "received" },
     });
     return { ok: true, id: id.toString(), previousOutcome: delivery.outcome };

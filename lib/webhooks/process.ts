@@ -12,12 +12,14 @@ import { isFinal, statusRank } from "@/lib/operations/status";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { parseWebhookBody } from "@/lib/platform/webhook-body";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { type AppliedNote, type OutcomeNote, type UnconfirmedReason } from "@/lib/webhooks/outcome-notes";
 
 /** A failed read-back is retried on later passes; after this many attempts the delivery is `failed`. */
 export const MAX_PROCESSING_ATTEMPTS = 8;
 
 type Claimed = { id: bigint; body: string; processingAttempts: number; receivedAt: Date };
-type Decision = { outcome: WebhookOutcome; detail: string | null; readBackTraceID: string | null } | null;
+type Decision = { outcome: WebhookOutcome; note: OutcomeNote | null; readBackTraceID: string | null } | null;
 
 const outcomeOf: Record<ApplyOutcome, WebhookOutcome> = {
   inserted: "applied",
@@ -60,7 +62,9 @@ export async function processPendingWebhooks(
       data: decision
         ? {
             outcome: decision.outcome,
-            outcomeDetail: decision.detail,
+            outcomeCode: decision.note?.code ?? null,
+            outcomeArgs: decision.note?.args ?? Prisma.DbNull,
+            outcomeDetail: null,
             readBackTraceID: decision.readBackTraceID,
             processedAt: new Date(),
             claimedUntil: null,
@@ -80,17 +84,18 @@ function retryDelayMs(attempts: number): number {
 async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation">): Promise<Decision> {
   const { operation, traceID } = parseWebhookBody(row.body);
   const sourceRef = `webhook:${row.id}`;
-  let readBackReason: string | null = null;
+  let readBackReason: UnconfirmedReason | null = null;
   if (!isFinal(operation.status)) {
     const applied = await applySnapshot(operation, "webhook", { sourceRef, receivedAt: row.receivedAt });
     if (applied.outcome !== "unconfirmed") {
+      const then = appliedNote(applied.outcome);
       return {
         outcome: outcomeOf[applied.outcome],
-        detail: describe(applied.outcome, traceID),
+        note: then ? { code: then, args: { traceID } } : null,
         readBackTraceID: null,
       };
     }
-    readBackReason = applied.reason ?? "unconfirmed";
+    readBackReason = applied.reason ?? { why: "unconfirmed" };
   }
   // Final status: business decisions rest on the read-back (spec, Receiver requirements 4). Any other
   // hint the mirror cannot take on its word is confirmed the same way.
@@ -102,7 +107,10 @@ async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation
     if (row.processingAttempts >= MAX_PROCESSING_ATTEMPTS) {
       return {
         outcome: "failed",
-        detail: `read-back failed ${MAX_PROCESSING_ATTEMPTS} times: ${(error as Error).message}`,
+        note: {
+          code: "readBackFailed",
+          args: { attempts: MAX_PROCESSING_ATTEMPTS, error: (error as Error).message },
+        },
         readBackTraceID: null,
       };
     }
@@ -111,7 +119,7 @@ async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation
   if (!readBack.operation) {
     return {
       outcome: "disagreement",
-      detail: `the platform does not know operation ${operation.id}`,
+      note: { code: "unknownToPlatform", args: { operationId: operation.id } },
       readBackTraceID: readBack.traceID,
     };
   }
@@ -123,14 +131,16 @@ async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation
   if (contradiction) {
     return {
       outcome: "disagreement",
-      detail: `${contradiction} (applied the read-back)`,
+      note: contradiction,
       readBackTraceID: readBack.traceID,
     };
   }
-  const described = describe(applied.outcome, traceID);
+  const then = appliedNote(applied.outcome);
   return {
     outcome: outcomeOf[applied.outcome],
-    detail: readBackReason ? `read back: ${readBackReason}${described ? `; ${described}` : ""}` : described,
+    note: readBackReason
+      ? { code: "readBack", args: { ...readBackReason, then, traceID } }
+      : then && { code: then, args: { traceID } },
     readBackTraceID: readBack.traceID,
   };
 }
@@ -141,10 +151,10 @@ async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation
  * A read-back further along than a non-final webhook is no contradiction (the platform moved on, and
  * the fields that move with the status may have changed with it).
  */
-function contradictions(webhook: Operation, truth: Operation, receivedAt: Date): string | null {
+function contradictions(webhook: Operation, truth: Operation, receivedAt: Date): OutcomeNote | null {
   const movedOn = webhook.status !== truth.status;
   if (movedOn && (isFinal(webhook.status) || statusRank(webhook.status) >= statusRank(truth.status))) {
-    return `webhook said ${webhook.status}, read-back says ${truth.status}`;
+    return { code: "readBackStatusDiffers", args: { said: webhook.status, read: truth.status } };
   }
   const said = fieldsOfSnapshot(webhook);
   const read = fieldsOfSnapshot(truth);
@@ -152,22 +162,22 @@ function contradictions(webhook: Operation, truth: Operation, receivedAt: Date):
   const fields = MIRRORED_FIELDS.filter(
     (f) => !ignored.has(f) && f in said && f in read && said[f] !== read[f],
   );
-  if (fields.length > 0) return `webhook differs from the read-back in ${fields.join(", ")}`;
+  if (fields.length > 0) return { code: "readBackFieldsDiffer", args: { fields } };
   if (webhook.dateUpdated && webhook.dateUpdated.getTime() > receivedAt.getTime() + SKEW_MS) {
-    return `webhook's dateUpdated ${webhook.dateUpdated.toISOString()} is later than its arrival`;
+    return { code: "readBackDateAhead", args: { at: webhook.dateUpdated.toISOString() } };
   }
   return null;
 }
 
-function describe(outcome: ApplyOutcome, traceID: string | null): string | null {
-  const trace = traceID ? ` (webhook traceID ${traceID})` : "";
+/** What an applied snapshot did, when it did not take the webhook's news (null: applied, or no note). */
+function appliedNote(outcome: ApplyOutcome): AppliedNote | null {
   switch (outcome) {
     case "unchanged":
-      return `already mirrored${trace}`;
+      return "alreadyMirrored";
     case "stale":
-      return `older than the mirrored state${trace}`;
+      return "olderThanMirror";
     case "conflict":
-      return `would change a final status${trace}`;
+      return "wouldChangeFinal";
     default:
       return null;
   }

@@ -9,6 +9,7 @@ import { getSettings } from "@/lib/settings/settings";
 import { requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
 import { readTextLimited, type BodyRead } from "@/lib/webhooks/read-body";
 import type { RefusedLimit } from "@/lib/webhooks/refused-limit";
+import { storedNote, type Cut, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
 
 // Refused (401/403/404) and malformed or oversized (400) requests are kept for audit with their
 // metadata and only this much of the body: nobody outside may fill the database through them.
@@ -39,7 +40,7 @@ export type ReceiveResult = {
 export type LimitedResult = { httpStatus: 429; deliveryId: null; outcome: null };
 const limited: LimitedResult = { httpStatus: 429, deliveryId: null, outcome: null };
 
-type Verdict = { httpStatus: 200 | 400 | 401 | 403 | 404; outcome: WebhookOutcome; detail: string | null };
+type Verdict = { httpStatus: 200 | 400 | 401 | 403 | 404; outcome: WebhookOutcome; note: OutcomeNote | null };
 
 function sameSecret(given: string | null, expected: string): boolean {
   if (given === null) return false;
@@ -69,17 +70,17 @@ async function configuredReceiver(): Promise<ReceiveConfig> {
 async function refusalOf(incoming: IncomingRequest, config: ReceiveConfig): Promise<Verdict | null> {
   const settings = await getSettings();
   if (config.pathSecret && !sameSecret(incoming.pathSecret, config.pathSecret)) {
-    return { httpStatus: 404, outcome: "rejected", detail: "wrong or missing secret path segment" };
+    return { httpStatus: 404, outcome: "rejected", note: { code: "wrongPathSecret", args: {} } };
   }
   if (!ipAllowed(incoming.sourceIp, settings.webhookAllowedIps)) {
-    const detail = `source IP ${incoming.sourceIp ?? "unknown"} is not in the allowlist`;
-    return { httpStatus: 403, outcome: "rejected", detail };
+    const note: OutcomeNote = { code: "ipNotAllowed", args: { ip: incoming.sourceIp } };
+    return { httpStatus: 403, outcome: "rejected", note };
   }
   if (
     settings.webhookBearerToken &&
     !sameSecret(incoming.headers.get("authorization"), `Bearer ${settings.webhookBearerToken}`)
   ) {
-    return { httpStatus: 401, outcome: "rejected", detail: "missing or wrong bearer token" };
+    return { httpStatus: 401, outcome: "rejected", note: { code: "wrongBearerToken", args: {} } };
   }
   return null;
 }
@@ -97,8 +98,8 @@ function readBody(incoming: IncomingWebhook, maxBytes: number): Promise<BodyRead
 
 /** `bytes` is null when the body ran past the limit with no declared length. */
 function oversized(bytes: number | null, config: ReceiveConfig): Verdict {
-  const size = bytes === null ? "more than" : `${bytes} bytes, more than`;
-  return { httpStatus: 400, outcome: "malformed", detail: `body of ${size} ${config.maxBodyBytes} bytes` };
+  const note: OutcomeNote = { code: "bodyTooLarge", args: { bytes, limit: config.maxBodyBytes } };
+  return { httpStatus: 400, outcome: "malformed", note };
 }
 
 /**
@@ -137,15 +138,15 @@ export async function receiveWebhook(
       verdict = {
         httpStatus: 400,
         outcome: "malformed",
-        detail: "body contains NUL characters (stored with U+FFFD in their place)",
+        note: { code: "bodyHasNul", args: {} },
       };
     } else {
       try {
         parsed = parseWebhookBody(body.text);
-        verdict = { httpStatus: 200, outcome: "received", detail: null };
+        verdict = { httpStatus: 200, outcome: "received", note: null };
       } catch (error) {
         if (!(error instanceof WebhookBodyError)) throw error;
-        verdict = { httpStatus: 400, outcome: "malformed", detail: error.message };
+        verdict = { httpStatus: 400, outcome: "malformed", note: bodyErrorNote(error) };
       }
     }
     if (verdict.httpStatus !== 200 && limit && !limit.allow(incoming.sourceIp)) {
@@ -153,14 +154,14 @@ export async function receiveWebhook(
     }
   }
 
-  const { text, bytes, detail } = keptBody(body, verdict, declared);
+  const { text, bytes, note } = keptBody(body, verdict, declared);
   const deliveryId = await storeInboxRow({
     sourceIp: incoming.sourceIp,
     headers: keptHeaders(incoming.headers),
     body: text.replaceAll("\u0000", "\uFFFD"),
     bodyBytes: bytes,
     outcome: verdict.outcome,
-    outcomeDetail: detail,
+    ...storedNote(note),
     operationId: parsed?.operation.id ?? null,
     operationStatus: parsed?.operation.status ?? null,
     traceID: parsed?.traceID ?? null,
@@ -173,14 +174,31 @@ export async function receiveWebhook(
 function keptBody(body: BodyRead, verdict: Verdict, declared: number | null) {
   // A body whose reading stopped early: its declared length, when that is not less than what came.
   const bytes = body.complete ? body.bytes : Math.max(body.bytes, declared ?? 0);
-  if (verdict.outcome === "received") return { text: body.text, bytes, detail: verdict.detail };
+  if (verdict.outcome === "received") return { text: body.text, bytes, note: verdict.note };
   const cut = Buffer.byteLength(body.text) > REFUSED_BODY_KEPT || !body.complete;
-  if (!cut) return { text: body.text, bytes, detail: verdict.detail };
+  if (!cut) return { text: body.text, bytes, note: verdict.note };
   const text = Buffer.from(body.text).subarray(0, REFUSED_BODY_KEPT).toString("utf8");
-  const of = body.complete ? `${bytes}` : declared !== null ? `${bytes} declared` : `at least ${bytes}`;
-  return {
-    text,
-    bytes,
-    detail: `${verdict.detail}; only its first ${REFUSED_BODY_KEPT} bytes kept (of ${of})`,
-  };
+  const totalKind = body.complete ? "exact" : declared !== null ? "declared" : "atLeast";
+  const kept: Cut = { cut: { kept: REFUSED_BODY_KEPT, total: bytes, totalKind } };
+  const note = verdict.note && ({ ...verdict.note, args: { ...verdict.note.args, ...kept } } as OutcomeNote);
+  return { text, bytes, note };
+}
+
+/** Why the body is not a webhook, as a note (the parser's own words, when it has them, as data). */
+function bodyErrorNote(error: WebhookBodyError): OutcomeNote {
+  const { detail = "", status = "", codeError = null } = error.facts;
+  switch (error.reason) {
+    case "empty":
+      return { code: "bodyEmpty", args: {} };
+    case "not-json":
+      return { code: "bodyNotJson", args: { detail } };
+    case "not-an-object":
+      return { code: "bodyNotObject", args: {} };
+    case "not-success":
+      return { code: "envelopeNotSuccess", args: { status, codeError } };
+    case "no-operation":
+      return { code: "envelopeNoOperation", args: {} };
+    case "invalid-operation":
+      return { code: "operationInvalid", args: { detail } };
+  }
 }

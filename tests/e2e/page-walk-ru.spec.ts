@@ -75,8 +75,8 @@ function englishWordsOnPage(page: Page, words: string[]) {
         .replace(/\b[A-Za-z]+(?:\.[A-Za-z]+)+\b/g, " ")
         .replace(/^\s*[a-z]+\.\s*$/, " ")
         .replace(/ · [A-Za-z0-9_]+\b/g, " ");
-    // ids, codes and JSON are set in monospace across the console; notes the worker stored in English are
-    // marked translate="no" where they are shown
+    // ids, codes and JSON are set in monospace across the console; what a stored note quotes as it is (an
+    // exception's message, an old row's sentence) and names (e-mail, a user's name) are marked translate="no"
     const skip = (el: Element | null) =>
       el?.closest("code, pre, script, style, .font-mono, [translate='no'], [data-raw]");
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);

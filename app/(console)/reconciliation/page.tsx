@@ -5,11 +5,13 @@ import { DriftDecision } from "@/components/reconciliation/drift-decision";
 import { RunNow } from "@/components/reconciliation/run-now";
 import { Alert } from "@/components/ui/alert";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
+import { NoteText } from "@/components/ui/worded-note";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
 import { requestPreferences } from "@/lib/auth/request-preferences";
-import { translatorFor } from "@/lib/auth/translator";
+import { catalogWords, translatorFor } from "@/lib/auth/translator";
 import { parseLocalized } from "@/lib/i18n/validation";
+import { noteLine } from "@/lib/i18n/worded-note";
 import { exactAmount } from "@/lib/statements/exact-amount";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
 import { formatDateTime } from "@/lib/time/zone";
@@ -29,6 +31,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
   const { locale, timeZone } = await requestPreferences();
   // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
   const t = await translatorFor("reconciliation");
+  const words = await catalogWords(locale);
   const when = (iso: string | null) => (iso ? formatDateTime(new Date(iso), timeZone, locale) : "—");
   const word = (key: string, code: string) => (t.has(key as "title") ? t(key as "title") : code);
   const parsed = parseLocalized(
@@ -37,7 +40,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
     locale,
   );
   const filter = parsed.success ? parsed.data : driftFilterSchema.parse({});
-  const [runs, drift, counts] = await Promise.all([listRuns(), listDrift(filter), driftCounts()]);
+  const [runs, drift, counts] = await Promise.all([
+    listRuns(20, { t: words, when: (iso) => `${when(iso)} ${timeZone}` }),
+    listDrift(filter),
+    driftCounts(),
+  ]);
   const mayDecide = can(user.role, "reconciliation.resolve");
   return (
     <div className="space-y-6">
@@ -75,8 +82,8 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                 <Cell>{r.inserted}</Cell>
                 <Cell>{r.updated}</Cell>
                 <Cell>{r.drift}</Cell>
-                <Cell kind="note" title={r.error ?? r.stopReason ?? ""} translate="no">
-                  <span translate="no">{r.error ?? r.stopReason ?? ""}</span>
+                <Cell kind="note" title={r.note ? noteLine(r.note) : ""} testId="run-note">
+                  <NoteText note={r.note} />
                 </Cell>
               </DataRow>
             ))}

@@ -6,8 +6,10 @@ import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
+import { NoteText } from "@/components/ui/worded-note";
 import { requirePagePermission } from "@/lib/auth/session";
 import { localizedFieldErrors } from "@/lib/i18n/validation";
+import { asWords, noteLine } from "@/lib/i18n/worded-note";
 import { formatDateTime } from "@/lib/time/zone";
 import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
 
@@ -21,16 +23,18 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requirePagePermission("webhooks.read");
-  const [t, names, locale, zone] = await Promise.all([
+  const [t, names, words, locale, zone] = await Promise.all([
     getTranslations("webhooks"),
     getTranslations("statuses"),
+    getTranslations(),
     getLocale(),
     getTimeZone(),
   ]);
   const raw = await searchParams;
   const parsed = inboxFilterSchema.safeParse({ outcome: first(raw.outcome), before: first(raw.before) });
   const filter = parsed.success ? parsed.data : {};
-  const page = await listDeliveries(filter);
+  const when = (iso: string) => `${formatDateTime(new Date(iso), zone, locale)} ${zone}`;
+  const page = await listDeliveries(filter, { t: asWords(words), when });
   const outcome = parsed.success ? parsed.data.outcome : undefined;
   const next = page.nextBefore
     ? `/webhooks?${new URLSearchParams({ ...(outcome ? { outcome } : {}), before: page.nextBefore })}`
@@ -102,8 +106,8 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
               </Cell>
               <Cell>{r.operationStatus ? anyStatusLabel(names, r.operationStatus) : "—"}</Cell>
               <Cell kind="code">{r.sourceIp ?? "—"}</Cell>
-              <Cell kind="note" className="text-zinc-600" title={r.outcomeDetail ?? ""} translate="no">
-                <span translate="no">{r.outcomeDetail ?? ""}</span>
+              <Cell kind="note" className="text-zinc-600" title={r.note ? noteLine(r.note) : ""}>
+                <NoteText note={r.note} />
               </Cell>
             </DataRow>
           ))}

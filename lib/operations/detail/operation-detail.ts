@@ -50,6 +50,9 @@ export type WebhookItem = {
   id: string;
   receivedAt: string;
   outcome: WebhookOutcome;
+  /** The stored note (lib/webhooks/outcome-notes.ts), worded where it is shown. */
+  outcomeCode: string | null;
+  outcomeArgs: unknown;
   outcomeDetail: string | null;
   operationStatus: OperationStatus | null;
   traceID: string | null;
@@ -109,6 +112,8 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
         id: true,
         receivedAt: true,
         outcome: true,
+        outcomeCode: true,
+        outcomeArgs: true,
         outcomeDetail: true,
         operationStatus: true,
         traceID: true,
@@ -164,6 +169,8 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
       id: w.id.toString(),
       receivedAt: w.receivedAt.toISOString(),
       outcome: w.outcome,
+      outcomeCode: w.outcomeCode,
+      outcomeArgs: w.outcomeArgs,
       outcomeDetail: w.outcomeDetail,
       operationStatus: w.operationStatus,
       traceID: w.traceID,

@@ -13,6 +13,7 @@ import {
 import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
 import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
 import { isFinal, statusRank } from "@/lib/operations/status";
+import type { UnconfirmedReason } from "@/lib/webhooks/outcome-notes";
 
 /*
  * The mirror's one entry point. Every snapshot of an operation (creation answer, webhook, read-back,
@@ -61,7 +62,7 @@ export type ApplyResult = {
   previousStatus: OperationStatus | null;
   status: OperationStatus;
   /** Why a webhook was `unconfirmed`. */
-  reason?: string;
+  reason?: UnconfirmedReason;
 };
 
 export type ApplyOptions = {
@@ -85,7 +86,7 @@ export type IncomingSnapshot = {
   fields: Partial<MirrorFields>;
 };
 
-export type Judgement = { outcome: ApplyOutcome; differences: MirroredField[]; reason?: string };
+export type Judgement = { outcome: ApplyOutcome; differences: MirroredField[]; reason?: UnconfirmedReason };
 
 export function incomingSnapshot(op: Operation, source: SnapshotSource, receivedAt: Date): IncomingSnapshot {
   return { status: op.status, dateUpdated: op.dateUpdated, source, receivedAt, fields: fieldsOfSnapshot(op) };
@@ -118,20 +119,24 @@ export function judgeSnapshot(current: MirrorState | null, incoming: IncomingSna
 }
 
 function judgeHint(current: MirrorState | null, incoming: IncomingSnapshot): Judgement {
-  if (!current) return { outcome: "unconfirmed", differences: [], reason: "the operation is not mirrored" };
+  if (!current) return { outcome: "unconfirmed", differences: [], reason: { why: "notMirrored" } };
   const differences = differingFields(current.fields, incoming.fields);
-  const unconfirmed = (reason: string): Judgement => ({ outcome: "unconfirmed", differences, reason });
+  const unconfirmed = (reason: UnconfirmedReason): Judgement => ({
+    outcome: "unconfirmed",
+    differences,
+    reason,
+  });
   const result = (outcome: ApplyOutcome): Judgement => ({ outcome, differences });
-  if (isFinal(incoming.status)) return unconfirmed(`final status ${incoming.status}`);
+  if (isFinal(incoming.status)) return unconfirmed({ why: "finalStatus", status: incoming.status });
   if (differences.length === 0) return result("unchanged");
   // A late event: the final status was confirmed by a read, or a read sent after it answered already.
   if (isFinal(current.status)) return result("stale");
   if (fromApi(current.lastSource) && incoming.receivedAt < current.receivedAt) return result("stale");
   if (incoming.dateUpdated && incoming.dateUpdated.getTime() > incoming.receivedAt.getTime() + SKEW_MS) {
-    return unconfirmed(`dateUpdated ${incoming.dateUpdated.toISOString()} is later than its arrival`);
+    return unconfirmed({ why: "dateAhead", at: incoming.dateUpdated.toISOString() });
   }
   const claims = differences.filter((f) => !HINT_FIELDS.has(f));
-  if (claims.length > 0) return unconfirmed(`it differs from the mirror in ${claims.join(", ")}`);
+  if (claims.length > 0) return unconfirmed({ why: "differsFromMirror", fields: claims });
   const mirrored = orderingTime(current);
   const claimed = incoming.dateUpdated?.getTime() ?? -Infinity;
   if (statusRank(incoming.status) > statusRank(current.status) && claimed >= mirrored)

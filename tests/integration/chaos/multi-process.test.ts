@@ -337,10 +337,12 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
     await runReconciliation({ kind: "incremental", platform });
     const runs = await db.reconciliationRun.findMany();
     console.log(
-      `multi-process chaos: reconciliation runs ${JSON.stringify(runs.map((r) => `${r.status}${r.error ? ` (${r.error})` : ""}`))}`,
+      `multi-process chaos: reconciliation runs ${JSON.stringify(runs.map((r) => `${r.status}${r.errorCode ? ` (${r.errorCode}${r.error ? `: ${r.error}` : ""})` : ""}`))}`,
     );
     expect(
-      runs.filter((r) => !(r.status === "completed" || (r.status === "failed" && r.error === "interrupted"))),
+      runs.filter(
+        (r) => !(r.status === "completed" || (r.status === "failed" && r.errorCode === "interrupted")),
+      ),
     ).toEqual([]);
     console.log(`multi-process chaos: done at ${elapsed()}`);
   }, 900_000);

@@ -7,6 +7,7 @@ import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { walkOperations } from "@/lib/reconcile/walk";
 import { snapshot } from "../../support/operations";
+import { runNoteIn } from "../../support/notes";
 
 const db = getDb();
 
@@ -156,7 +157,19 @@ describe("runReconciliation", () => {
     const seen = (result as { operationsSeen: number }).operationsSeen;
     expect(seen).toBeGreaterThanOrEqual(20 + 200);
     expect(seen).toBeLessThanOrEqual(300);
-    expect((result as { stopReason: string }).stopReason).toMatch(/^passed /);
+    expect(result).toMatchObject({ stop: { code: "passedLowerBound" } });
+    const run = await db.reconciliationRun.findUniqueOrThrow({
+      where: { id: (result as { runId: string }).runId },
+    });
+    expect(run).toMatchObject({ stopCode: "passedLowerBound", stopReason: null });
+    const at = (run.stopArgs as { at: string }).at;
+    expect(new Date(at).toISOString()).toBe(at);
+    expect(await runNoteIn("en", run)).toBe(
+      `Stopped past ${at}: the last reconciled point and the oldest open operation, with overlap.`,
+    );
+    expect(await runNoteIn("ru", run)).toBe(
+      `Остановилась после ${at}: последняя сверенная точка и самая ранняя незавершённая операция, с перекрытием.`,
+    );
   });
 
   it("lets only one runner work at a time", async () => {

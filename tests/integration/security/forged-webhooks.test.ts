@@ -14,6 +14,7 @@ import { processPendingWebhooks } from "@/lib/webhooks/process";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { isolateDatabase } from "../../support/database";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
+import { outcomeNoteIn } from "../../support/notes";
 
 let sandbox: Sandbox;
 let platform: PlatformClient;
@@ -136,7 +137,9 @@ describe("a webhook never creates a row or sets amounts on its own word", () => 
     });
     expect(await db().operation.findUnique({ where: { id } })).toBeNull();
     expect(delivery.outcome).toBe("disagreement");
-    expect(delivery.outcomeDetail).toBe(`the platform does not know operation ${id}`);
+    expect(delivery).toMatchObject({ outcomeCode: "unknownToPlatform", outcomeArgs: { operationId: id } });
+    expect(await outcomeNoteIn("en", delivery)).toBe(`The platform does not know the operation: ${id}`);
+    expect(await outcomeNoteIn("ru", delivery)).toBe(`Платформа не знает операцию: ${id}`);
     expect(delivery.readBackTraceID).toBeTruthy();
   });
 
@@ -174,8 +177,12 @@ describe("a webhook never creates a row or sets amounts on its own word", () => 
       const row = await expectMirrorEqualsPlatform(id);
       expect(row.status).toBe("in_progress");
       expect(delivery.outcome).toBe("disagreement");
-      expect(delivery.outcomeDetail).toMatch(
-        /^webhook differs from the read-back in amountInitial, .*amount\b/,
+      expect(delivery.outcomeCode).toBe("readBackFieldsDiffer");
+      expect(await outcomeNoteIn("en", delivery)).toMatch(
+        /^The webhook differs from the read-back, which was applied, in: amountInitial, .*amount\b/,
+      );
+      expect(await outcomeNoteIn("ru", delivery)).toMatch(
+        /^Вебхук расходится с контрольным запросом \(применён его результат\) в полях: amountInitial, .*amount\b/,
       );
     },
   );
@@ -209,9 +216,13 @@ describe("the far-future freeze: a forged dateUpdated of 2099 with amount 1 on a
   }
 
   /** The forgery was read back and flagged, and never reached the status history. */
-  async function expectForgeryFlagged(id: string, forged: { outcome: string; outcomeDetail: string | null }) {
+  async function expectForgeryFlagged(
+    id: string,
+    forged: { outcome: string; outcomeCode: string | null; outcomeArgs: unknown },
+  ) {
     expect(forged.outcome).toBe("disagreement");
-    expect(forged.outcomeDetail).toMatch(/^webhook differs from the read-back in amountInitial/);
+    expect(forged.outcomeCode).toBe("readBackFieldsDiffer");
+    expect((forged.outcomeArgs as { fields: string[] }).fields[0]).toBe("amountInitial");
     const history = await db().operationStatusChange.findMany({ where: { operationId: id } });
     expect(
       history.every((h) => h.platformDateUpdated === null || h.platformDateUpdated.getFullYear() < 2099),

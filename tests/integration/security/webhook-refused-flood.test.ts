@@ -13,6 +13,7 @@ import { REFUSED_BODY_KEPT } from "@/lib/webhooks/receive";
 import { createRefusedLimit, type RefusedLimit } from "@/lib/webhooks/refused-limit";
 import { isolateDatabase } from "../../support/database";
 import { snapshot } from "../../support/operations";
+import { outcomeNoteIn } from "../../support/notes";
 
 const servers: Server[] = [];
 let clock = Date.UTC(2030, 0, 1, 12, 0, 5);
@@ -84,8 +85,14 @@ describe("refused webhook bodies", () => {
       expect(row).toMatchObject({ sourceIp: "127.0.0.1", outcome: "rejected", bodyBytes: 5_000_000 });
       expect(row.body.length).toBeLessThanOrEqual(REFUSED_BODY_KEPT);
       expect(row.body).toBe("7".repeat(REFUSED_BODY_KEPT));
-      expect(row.outcomeDetail).toContain(
-        `only its first ${REFUSED_BODY_KEPT} bytes kept (of 5000000 declared)`,
+      expect(row.outcomeArgs).toMatchObject({
+        cut: { kept: REFUSED_BODY_KEPT, total: 5_000_000, totalKind: "declared" },
+      });
+      expect(await outcomeNoteIn("en", row)).toContain(
+        `Only its first ${REFUSED_BODY_KEPT.toLocaleString("en")} bytes kept (of 5,000,000 declared).`,
+      );
+      expect(await outcomeNoteIn("ru", row)).toContain(
+        `Сохранены только первые ${REFUSED_BODY_KEPT.toLocaleString("ru")} байт (из 5\u00a0000\u00a0000 заявленных).`,
       );
     }
     const [{ stored }] = await db.$queryRaw<[{ stored: number }]>`

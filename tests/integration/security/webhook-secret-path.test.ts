@@ -11,6 +11,7 @@ import { handleIfWebhook } from "@/lib/webhooks/http-receiver";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { snapshot } from "../../support/operations";
+import { outcomeNoteIn } from "../../support/notes";
 
 let restore: () => Promise<void>;
 let server: Server;
@@ -50,7 +51,9 @@ describe("the webhook's secret path segment", () => {
     const response = await post("/api/webhooks/platform");
     expect(response.status).toBe(404);
     const row = await db().webhookDelivery.findFirstOrThrow({ orderBy: { id: "desc" } });
-    expect(row).toMatchObject({ outcome: "rejected", outcomeDetail: "wrong or missing secret path segment" });
+    expect(row).toMatchObject({ outcome: "rejected", outcomeCode: "wrongPathSecret", outcomeDetail: null });
+    expect(await outcomeNoteIn("en", row)).toBe("Wrong or missing secret path segment.");
+    expect(await outcomeNoteIn("ru", row)).toBe("Неверный или отсутствующий секретный сегмент пути.");
     expect((await post("/api/webhooks/platform/not-the-secret-0123456789")).status).toBe(404);
   });
 

@@ -8,6 +8,7 @@ import { receiveWebhook, type ReceiveConfig } from "@/lib/webhooks/receive";
 import { ipAllowed } from "@/lib/http/ip-allowlist";
 import { forgetCachedSettings } from "@/lib/settings/settings";
 import { snapshot } from "../../support/operations";
+import { outcomeNoteIn } from "../../support/notes";
 
 const config: ReceiveConfig = { pathSecret: null, maxBodyBytes: 65_536 };
 const db = getDb();
@@ -88,7 +89,8 @@ describe("webhook receiver: store raw first, then answer", () => {
     expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
     expect(row.body).toBe(body);
-    expect(row.outcomeDetail).toBeTruthy();
+    expect(row.outcomeCode).toBeTruthy();
+    expect(row.outcomeDetail).toBeNull();
     expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
   });
 
@@ -184,8 +186,16 @@ describe("webhook processing job", () => {
     await processPendingWebhooks(platformReading(new Map([[id, truth]])));
     const row = await db.webhookDelivery.findFirstOrThrow();
     expect(row.outcome).toBe("disagreement");
-    expect(row.outcomeDetail).toBe(
-      "webhook said success, read-back says in_progress (applied the read-back)",
+    expect(row).toMatchObject({
+      outcomeCode: "readBackStatusDiffers",
+      outcomeArgs: { said: "success", read: "in_progress" },
+      outcomeDetail: null,
+    });
+    expect(await outcomeNoteIn("en", row)).toBe(
+      "The webhook said “success”, the read-back says “in_progress”; the read-back was applied.",
+    );
+    expect(await outcomeNoteIn("ru", row)).toBe(
+      "Вебхук сообщил «успешно», контрольный запрос показал «в обработке»; применён результат контрольного запроса.",
     );
     expect((await db.operation.findUniqueOrThrow({ where: { id } })).status).toBe("in_progress");
   });

@@ -6,8 +6,10 @@ import { anyStatusLabel } from "@/components/operations/labels";
 import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
 import { RawBody } from "@/components/webhooks/raw-body";
 import { ReprocessButton } from "@/components/webhooks/reprocess-button";
+import { NoteText } from "@/components/ui/worded-note";
 import { can } from "@/lib/auth/permissions";
 import { requirePagePermission } from "@/lib/auth/session";
+import { asWords } from "@/lib/i18n/worded-note";
 import { formatDateTime } from "@/lib/time/zone";
 import { deliveryIdSchema, getDelivery } from "@/lib/webhooks/inbox";
 
@@ -21,16 +23,17 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
   const { id } = await params;
   const parsed = deliveryIdSchema.safeParse(id);
   if (!parsed.success) notFound();
-  const d = await getDelivery(parsed.data);
-  if (!d) notFound();
-  const [t, outcomes, names, locale, zone] = await Promise.all([
+  const [t, outcomes, names, words, locale, zone] = await Promise.all([
     getTranslations("webhooks.delivery"),
     getTranslations("webhooks.outcome"),
     getTranslations("statuses"),
+    getTranslations(),
     getLocale(),
     getTimeZone(),
   ]);
   const when = (iso: string) => `${formatDateTime(new Date(iso), zone, locale)} ${zone}`;
+  const d = await getDelivery(parsed.data, { t: asWords(words), when });
+  if (!d) notFound();
   return (
     <section className="space-y-4">
       <Link href="/webhooks" className="text-sm underline">
@@ -40,7 +43,7 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-zinc-500">{t("outcome")}</dt>
         <dd data-testid="delivery-outcome">
-          <OutcomeBadge outcome={d.outcome} /> <span translate="no">{d.outcomeDetail}</span>
+          <OutcomeBadge outcome={d.outcome} /> <NoteText note={d.note} />
         </dd>
         <dt className="text-zinc-500">{t("received")}</dt>
         <dd>{when(d.receivedAt)}</dd>
