@@ -50,3 +50,20 @@ CREATE OR REPLACE FUNCTION ledger_derive_postings(ids uuid[]) RETURNS void LANGU
     WHERE ("LedgerPosting".at, "LedgerPosting".amount, "LedgerPosting"."holdDelta")
       IS DISTINCT FROM (EXCLUDED.at, EXCLUDED.amount, EXCLUDED."holdDelta")
 $$;
+
+-- A recorded change to a final status re-derives its operation only when it can move the postings: when
+-- its moment is already the one the operation's final postings carry, the minimum over the changes stays
+-- that moment. That is the usual case (the mirror writes an operation and its first change in one
+-- transaction, the change dated as the operation's dateUpdated), which used to derive every page twice.
+CREATE OR REPLACE FUNCTION ledger_status_change_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM ledger_derive_postings(ARRAY(
+    SELECT DISTINCT n."operationId" FROM new_rows n
+    WHERE n."toStatus" IN ('success', 'failed')
+      AND NOT EXISTS (SELECT 1 FROM "LedgerPosting" p
+        WHERE p."operationId" = n."operationId"
+          AND p.kind IN ('payInCredit', 'payInCommission', 'payOutRelease', 'payOutSettle', 'payOutDebit',
+                         'payOutCommission')
+          AND p.at = COALESCE(n."platformDateUpdated", n."recordedAt"))));
+  RETURN NULL;
+END $$;
