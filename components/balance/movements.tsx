@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
+import { useActionResult } from "@/components/ui/action-button";
 import type { MovementRow } from "@/lib/ledger/movements";
 import { annotateMovementAction } from "@/lib/actions/statements";
 import { exactAmount } from "@/lib/statements/exact-amount";
@@ -57,23 +57,22 @@ function AnnotateForm({ row }: { row: MovementRow }) {
   const t = useTranslations("statements.movement");
   const words = useTranslations("statements.document");
   const router = useRouter();
-  const [pending, start] = useTransition();
-  const [message, setMessage] = useState<string | null>(null);
+  const { pending, result: message, run } = useActionResult<string>();
   return (
     <form
       className="mt-1 flex flex-wrap items-end gap-2"
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
-        start(async () => {
+        run(async () => {
           const result = await annotateMovementAction({
             id: row.id,
             kind: data.get("kind"),
             reference: data.get("reference"),
             note: data.get("note"),
           });
-          setMessage(result.ok ? t("saved") : result.message);
           if (result.ok) router.refresh();
+          return result.ok ? t("saved") : result.message;
         });
       }}
     >
