@@ -149,6 +149,16 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     return { value: r.value, traceID: r.envelope.traceID };
   }
 
+  async function createOperation(path: string, body: WireObject, id: string, context?: CallContext) {
+    const r = await create(path, body, id, okOperation, context);
+    return { operation: r.value, traceID: r.traceID };
+  }
+
+  async function createForm(path: string, body: WireObject, id: string, context?: CallContext) {
+    const r = await create(path, body, id, okForm, context);
+    return { form: r.value, traceID: r.traceID };
+  }
+
   async function readById(
     pathPrefix: string,
     idPlatform: string,
@@ -166,29 +176,24 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   }
 
   return {
-    async createPayIn(request, context) {
-      const body = buildPayInBody(request);
-      const r = await create("/host2host/payin", body, request.idTransactionMerchant, okOperation, context);
-      return { operation: r.value, traceID: r.traceID };
-    },
-
-    async createPayOut(request, context) {
-      const body = buildPayOutBody(request);
-      const r = await create("/host2host/payout", body, request.idTransactionMerchant, okOperation, context);
-      return { operation: r.value, traceID: r.traceID };
-    },
-
-    async preparePaymentForm(request, context) {
-      const body = buildPreparePaymentFormBody(request);
-      const r = await create("/paymentform/prepare", body, request.idTransactionMerchant, okForm, context);
-      return { form: r.value, traceID: r.traceID };
-    },
-
-    async createFullPaymentForm(request, context) {
-      const body = buildFullPaymentFormBody(request);
-      const r = await create("/paymentform/full", body, request.idTransactionMerchant, okForm, context);
-      return { form: r.value, traceID: r.traceID };
-    },
+    createPayIn: (request, context) =>
+      createOperation("/host2host/payin", buildPayInBody(request), request.idTransactionMerchant, context),
+    createPayOut: (request, context) =>
+      createOperation("/host2host/payout", buildPayOutBody(request), request.idTransactionMerchant, context),
+    preparePaymentForm: (request, context) =>
+      createForm(
+        "/paymentform/prepare",
+        buildPreparePaymentFormBody(request),
+        request.idTransactionMerchant,
+        context,
+      ),
+    createFullPaymentForm: (request, context) =>
+      createForm(
+        "/paymentform/full",
+        buildFullPaymentFormBody(request),
+        request.idTransactionMerchant,
+        context,
+      ),
 
     getOperation(idPlatform, context) {
       return readById("/operation/operation/platform", idPlatform, context);
