@@ -6,6 +6,7 @@ import { StatusBadge } from "@/components/operations/status-badge";
 import { Timeline } from "@/components/operations/timeline";
 import type { TraceLookup } from "@/lib/trace/lookup";
 import { formatDateTime } from "@/lib/time/zone";
+import { CallAnswer } from "@/components/operations/call-answer";
 
 const json = (value: unknown) => (value === null ? "—" : JSON.stringify(value, null, 2));
 
@@ -34,15 +35,7 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
               {c.method} {c.path}
             </p>
             <p>
-              {when(c.startedAt)} · {t("latency", { ms: c.latencyMs })} ·{" "}
-              {c.envelopeStatus || c.httpStatus ? (
-                <span className="font-mono text-xs">
-                  {c.envelopeStatus ?? c.httpStatus}
-                  {c.codeError && ` · ${c.codeError}`}
-                </span>
-              ) : (
-                t("noAnswer")
-              )}
+              {when(c.startedAt)} · {t("latency", { ms: c.latencyMs })} · <CallAnswer call={c} />
             </p>
             <p>
               traceID <span className="font-mono break-all">{c.traceID ?? "—"}</span> ·{" "}

@@ -11,6 +11,7 @@ import { requirePagePermission } from "@/lib/auth/session";
 import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { formatDateTime } from "@/lib/time/zone";
 import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
+import { OperationLink } from "@/components/operations/id-links";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("webhooks");
@@ -83,13 +84,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                 <OutcomeBadge outcome={r.outcome} />
               </Cell>
               <Cell kind="code">
-                {r.operationId ? (
-                  <Link href={`/operations/${r.operationId}`} className="underline">
-                    {r.operationId}
-                  </Link>
-                ) : (
-                  "—"
-                )}
+                <OperationLink id={r.operationId} />
               </Cell>
               <Cell>{r.operationStatus ? anyStatusLabel(names, r.operationStatus) : "—"}</Cell>
               <Cell kind="code">{r.sourceIp ?? "—"}</Cell>

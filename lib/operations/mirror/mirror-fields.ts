@@ -7,6 +7,14 @@ const CONVERTED_FIELDS = [
   "amountComissionInCurrencyBalance",
   "exchangeRate",
 ] as const;
+const MONEY = [
+  "amountInitial",
+  "amountRandomized",
+  "amount",
+  "amountComission",
+  "currency",
+  ...CONVERTED_FIELDS,
+] as const;
 // The payment details (paymentDetailsData).
 const DETAILS_FIELDS = [
   "paymentMethod",
@@ -30,12 +38,7 @@ export const MIRRORED_FIELDS = [
   "dateAdded",
   "typeOperation",
   "idTransactionMerchant",
-  "amountInitial",
-  "amountRandomized",
-  "amount",
-  "amountComission",
-  "currency",
-  ...CONVERTED_FIELDS,
+  ...MONEY,
   ...DETAILS_FIELDS,
   "linkPaymentForm",
 ] as const;
@@ -43,14 +46,7 @@ export type MirroredField = (typeof MIRRORED_FIELDS)[number];
 export type MirrorFields = Record<MirroredField, string | null>;
 
 /** Amounts, currency and rate: a difference among them is an amount mismatch. */
-export const MONEY_FIELDS: ReadonlySet<MirroredField> = new Set([
-  "amountInitial",
-  "amountRandomized",
-  "amount",
-  "amountComission",
-  "currency",
-  ...CONVERTED_FIELDS,
-]);
+export const MONEY_FIELDS: ReadonlySet<MirroredField> = new Set(MONEY);
 
 /** What a webhook may change on its own; anything else it claims is confirmed by a read-back first. */
 export const HINT_FIELDS: ReadonlySet<MirroredField> = new Set(["status", "dateUpdated"]);
