@@ -8,6 +8,7 @@ import { exactAmount } from "@/lib/statements/exact-amount";
 import { formatDateTime } from "@/lib/time/zone";
 
 const MOVEMENT_KINDS = ["topUp", "withdrawal", "adjustment"] as const;
+const NOTE_FIELDS = ["reference", "note"] as const;
 type MovementKind = (typeof MOVEMENT_KINDS)[number];
 const isMovementKind = (kind: string | null): kind is MovementKind =>
   (MOVEMENT_KINDS as readonly (string | null)[]).includes(kind);
@@ -88,20 +89,16 @@ function AnnotateForm({ row }: { row: MovementRow }) {
           </option>
         ))}
       </select>
-      <input
-        name="reference"
-        defaultValue={row.reference ?? ""}
-        placeholder={t("reference")}
-        aria-label={t("reference")}
-        className="rounded border px-1"
-      />
-      <input
-        name="note"
-        defaultValue={row.note ?? ""}
-        placeholder={t("note")}
-        aria-label={t("note")}
-        className="rounded border px-1"
-      />
+      {NOTE_FIELDS.map((field) => (
+        <input
+          key={field}
+          name={field}
+          defaultValue={row[field] ?? ""}
+          placeholder={t(field)}
+          aria-label={t(field)}
+          className="rounded border px-1"
+        />
+      ))}
       <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-2 text-white">
         {t("save")}
       </button>

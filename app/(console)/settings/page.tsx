@@ -16,6 +16,7 @@ import { getSettings, toPublicSettings, type Settings } from "@/lib/settings/set
 import { webhookEndpointView } from "@/lib/webhooks/endpoint";
 import type { CatalogMessages } from "@/i18n/messages-type";
 import { formatDateTime } from "@/lib/time/zone";
+import { Card } from "@/components/ui/card";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("settings");
@@ -30,15 +31,6 @@ type CountKey = {
   [K in FieldKey]: K extends keyof Settings ? (Settings[K] extends number ? K : never) : never;
 }[FieldKey];
 type HintedKey = { [K in FieldKey]: SettingsWords[K] extends { hint: string } ? K : never }[FieldKey];
-
-function Card({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 export default async function SettingsPage() {
   await requirePagePermission("settings.manage");

@@ -16,19 +16,11 @@ import { getOperationDetail } from "@/lib/operations/detail/operation-detail";
 import { canonicalTimeZone, formatDateTime } from "@/lib/time/zone";
 import { isUuid } from "@/lib/uuid";
 import { DetailRow } from "@/components/ui/detail-row";
+import { Card } from "@/components/ui/card";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("operations.detail");
   return { title: t("title") };
-}
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="space-y-2 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
 }
 
 /** The method's name, with the platform's code beside it when the name is not the code. */
@@ -79,7 +71,7 @@ export default async function OperationPage({
         {can(user.role, "operations.refresh") && <RefreshButton operationId={op.id} />}
       </div>
 
-      <Section title={t("amounts")}>
+      <Card title={t("amounts")}>
         <dl>
           <DetailRow label={t("amount")}>
             <Money amount={op.amount} currency={op.currency} />
@@ -103,9 +95,9 @@ export default async function OperationPage({
             <Money amount={op.amountRandomized} currency={op.currency} />
           </DetailRow>
         </dl>
-      </Section>
+      </Card>
 
-      <Section title={t("details")}>
+      <Card title={t("details")}>
         <dl>
           <DetailRow label={t("merchantId")}>{op.idTransactionMerchant}</DetailRow>
           <DetailRow label={t("created")}>{when(op.dateAdded)}</DetailRow>
@@ -141,21 +133,21 @@ export default async function OperationPage({
           </DetailRow>
           {op.stuckFlaggedAt && <DetailRow label={t("flaggedStuck")}>{when(op.stuckFlaggedAt)}</DetailRow>}
         </dl>
-      </Section>
+      </Card>
 
-      <Section title={t("timeline")}>
+      <Card title={t("timeline")}>
         <Timeline entries={op.timeline} tz={tz} />
-      </Section>
+      </Card>
 
-      <Section title={t("webhooks")}>
+      <Card title={t("webhooks")}>
         <WebhookDeliveries webhooks={op.webhooks} tz={tz} />
-      </Section>
+      </Card>
 
-      <Section title={t("apiCalls")}>
+      <Card title={t("apiCalls")}>
         <ApiCalls calls={op.apiCalls} tz={tz} />
-      </Section>
+      </Card>
 
-      <Section title={t("raw")}>
+      <Card title={t("raw")}>
         <details>
           <summary className="cursor-pointer text-sm">{t("showRaw")}</summary>
           <pre
@@ -165,7 +157,7 @@ export default async function OperationPage({
             {JSON.stringify(op.raw, null, 2)}
           </pre>
         </details>
-      </Section>
+      </Card>
     </div>
   );
 }
