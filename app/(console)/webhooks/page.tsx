@@ -12,6 +12,7 @@ import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { formatDateTime } from "@/lib/time/zone";
 import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
 import { OperationLink } from "@/components/operations/id-links";
+import { OlderPageLink } from "@/components/ui/older-page-link";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("webhooks");
@@ -95,11 +96,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           ))}
         </DataTable>
       )}
-      {next && (
-        <Link href={next} className="text-sm underline">
-          {t("older")}
-        </Link>
-      )}
+      <OlderPageLink href={next} label={t("older")} />
     </section>
   );
 }

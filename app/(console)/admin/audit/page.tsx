@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -11,6 +10,7 @@ import { requirePagePermission } from "@/lib/auth/session";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { formatDateTime } from "@/lib/time/zone";
+import { OlderPageLink } from "@/components/ui/older-page-link";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("admin.audit");
@@ -113,11 +113,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           ))}
         </DataTable>
       )}
-      {next && (
-        <Link href={next} className="text-sm underline">
-          {t("older")}
-        </Link>
-      )}
+      <OlderPageLink href={next} label={t("older")} />
     </section>
   );
 }

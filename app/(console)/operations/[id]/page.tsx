@@ -33,6 +33,9 @@ function MethodName({ label, code }: { label: string; code: string }) {
   );
 }
 
+type MoneyLabel =
+  "amount" | "commission" | "amountBalance" | "commissionBalance" | "amountInitial" | "amountRandomized";
+
 export default async function OperationPage({
   params,
   searchParams,
@@ -54,6 +57,11 @@ export default async function OperationPage({
     getTimeZone(),
   ]);
   const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || zone;
+  const moneyRow = (label: MoneyLabel, amount: string | null, currency: string | null) => (
+    <DetailRow label={t(label)}>
+      <Money amount={amount} currency={currency} />
+    </DetailRow>
+  );
   const when = (iso: string | null) => (iso ? `${formatDateTime(new Date(iso), tz, locale)} (${tz})` : "—");
 
   return (
@@ -73,27 +81,15 @@ export default async function OperationPage({
 
       <Card title={t("amounts")}>
         <dl>
-          <DetailRow label={t("amount")}>
-            <Money amount={op.amount} currency={op.currency} />
-          </DetailRow>
-          <DetailRow label={t("commission")}>
-            <Money amount={op.amountComission} currency={op.currency} />
-          </DetailRow>
-          <DetailRow label={t("amountBalance")}>
-            <Money amount={op.amountInCurrencyBalance} currency={op.balanceCurrency} />
-          </DetailRow>
-          <DetailRow label={t("commissionBalance")}>
-            <Money amount={op.amountComissionInCurrencyBalance} currency={op.balanceCurrency} />
-          </DetailRow>
+          {moneyRow("amount", op.amount, op.currency)}
+          {moneyRow("commission", op.amountComission, op.currency)}
+          {moneyRow("amountBalance", op.amountInCurrencyBalance, op.balanceCurrency)}
+          {moneyRow("commissionBalance", op.amountComissionInCurrencyBalance, op.balanceCurrency)}
           <DetailRow label={t("rate")}>
             <Rate rate={op.exchangeRate} from={op.balanceCurrency} to={op.currency} />
           </DetailRow>
-          <DetailRow label={t("amountInitial")}>
-            <Money amount={op.amountInitial} currency={op.currency} />
-          </DetailRow>
-          <DetailRow label={t("amountRandomized")}>
-            <Money amount={op.amountRandomized} currency={op.currency} />
-          </DetailRow>
+          {moneyRow("amountInitial", op.amountInitial, op.currency)}
+          {moneyRow("amountRandomized", op.amountRandomized, op.currency)}
         </dl>
       </Card>
 
