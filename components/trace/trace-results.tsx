@@ -8,6 +8,19 @@ import type { TraceLookup } from "@/lib/trace/lookup";
 import { formatDateTime } from "@/lib/time/zone";
 import { CallAnswer } from "@/components/operations/call-answer";
 
+// The frame of one call or operation found.
+const FINDING = "rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900";
+
+/** One kind of thing found, under its heading. */
+function Found({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="space-y-2">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
 const json = (value: unknown) => (value === null ? "—" : JSON.stringify(value, null, 2));
 
 /** The calls, webhook deliveries and operations found for a traceID or operation key, times in `tz`. */
@@ -23,14 +36,9 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
     a ? `${a.email} (${role(a.role)})` : t("system");
   return (
     <div className="space-y-4">
-      <section className="space-y-2">
-        <h2 className="text-lg font-semibold">{t("calls", { count: lookup.calls.length })}</h2>
+      <Found title={t("calls", { count: lookup.calls.length })}>
         {lookup.calls.map((c) => (
-          <article
-            key={c.id}
-            data-testid="trace-call"
-            className="space-y-1 rounded-lg border border-zinc-200 bg-white p-3 text-sm dark:border-zinc-800 dark:bg-zinc-900"
-          >
+          <article key={c.id} data-testid="trace-call" className={`space-y-1 text-sm ${FINDING}`}>
             <p className="font-mono text-xs break-all">
               {c.method} {c.path}
             </p>
@@ -58,10 +66,9 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
             </details>
           </article>
         ))}
-      </section>
+      </Found>
       {lookup.webhooks.length > 0 && (
-        <section className="space-y-2">
-          <h2 className="text-lg font-semibold">{t("webhooks", { count: lookup.webhooks.length })}</h2>
+        <Found title={t("webhooks", { count: lookup.webhooks.length })}>
           <ul className="space-y-1 text-sm">
             {lookup.webhooks.map((w) => (
               <li key={w.id}>
@@ -71,16 +78,11 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
               </li>
             ))}
           </ul>
-        </section>
+        </Found>
       )}
-      <section className="space-y-2">
-        <h2 className="text-lg font-semibold">{t("operations", { count: lookup.operations.length })}</h2>
+      <Found title={t("operations", { count: lookup.operations.length })}>
         {lookup.operations.map((o) => (
-          <article
-            key={o.id}
-            data-testid="trace-operation"
-            className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
-          >
+          <article key={o.id} data-testid="trace-operation" className={`space-y-2 ${FINDING}`}>
             <p className="flex flex-wrap items-center gap-2 text-sm">
               <Link
                 href={`/operations/${o.id}`}
@@ -96,7 +98,7 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
             <Timeline entries={o.timeline} tz={tz} />
           </article>
         ))}
-      </section>
+      </Found>
     </div>
   );
 }
