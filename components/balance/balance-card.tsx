@@ -23,22 +23,16 @@ export function BalanceCard({
       className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 sm:grid-cols-3 dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="balance-card"
     >
-      <div>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {t("balanceIn", { currency: balance.currencyBalance })}
-        </p>
-        <p className="text-2xl font-semibold">
-          <Money amount={balance.amountInCurrencyBalance} currency={balance.currencyBalance} />
-        </p>
-      </div>
-      <div>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          {t("inPaymentCurrency", { currency: balance.currencyPayment })}
-        </p>
-        <p className="text-2xl font-semibold">
-          <Money amount={balance.amountInCurrencyPayment} currency={balance.currencyPayment} />
-        </p>
-      </div>
+      <Figure
+        label={t("balanceIn", { currency: balance.currencyBalance })}
+        amount={balance.amountInCurrencyBalance}
+        currency={balance.currencyBalance}
+      />
+      <Figure
+        label={t("inPaymentCurrency", { currency: balance.currencyPayment })}
+        amount={balance.amountInCurrencyPayment}
+        currency={balance.currencyPayment}
+      />
       <div className="space-y-1 text-sm">
         <p>
           {t("rate")}{" "}
@@ -66,5 +60,17 @@ export function BalanceCard({
         </p>
       </div>
     </section>
+  );
+}
+
+/** One of the balance's two amounts, large, under what it is. */
+function Figure({ label, amount, currency }: { label: string; amount: string; currency: string }) {
+  return (
+    <div>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{label}</p>
+      <p className="text-2xl font-semibold">
+        <Money amount={amount} currency={currency} />
+      </p>
+    </div>
   );
 }

@@ -1,13 +1,14 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
+import { useActionResult } from "@/components/ui/action-button";
 import type { MovementRow } from "@/lib/ledger/movements";
 import { annotateMovementAction } from "@/lib/actions/statements";
 import { exactAmount } from "@/lib/statements/exact-amount";
 import { formatDateTime } from "@/lib/time/zone";
 
 const MOVEMENT_KINDS = ["topUp", "withdrawal", "adjustment"] as const;
+const NOTE_FIELDS = ["reference", "note"] as const;
 type MovementKind = (typeof MOVEMENT_KINDS)[number];
 const isMovementKind = (kind: string | null): kind is MovementKind =>
   (MOVEMENT_KINDS as readonly (string | null)[]).includes(kind);
@@ -57,23 +58,22 @@ function AnnotateForm({ row }: { row: MovementRow }) {
   const t = useTranslations("statements.movement");
   const words = useTranslations("statements.document");
   const router = useRouter();
-  const [pending, start] = useTransition();
-  const [message, setMessage] = useState<string | null>(null);
+  const { pending, result: message, run } = useActionResult<string>();
   return (
     <form
       className="mt-1 flex flex-wrap items-end gap-2"
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
-        start(async () => {
+        run(async () => {
           const result = await annotateMovementAction({
             id: row.id,
             kind: data.get("kind"),
             reference: data.get("reference"),
             note: data.get("note"),
           });
-          setMessage(result.ok ? t("saved") : result.message);
           if (result.ok) router.refresh();
+          return result.ok ? t("saved") : result.message;
         });
       }}
     >
@@ -89,20 +89,16 @@ function AnnotateForm({ row }: { row: MovementRow }) {
           </option>
         ))}
       </select>
-      <input
-        name="reference"
-        defaultValue={row.reference ?? ""}
-        placeholder={t("reference")}
-        aria-label={t("reference")}
-        className="rounded border px-1"
-      />
-      <input
-        name="note"
-        defaultValue={row.note ?? ""}
-        placeholder={t("note")}
-        aria-label={t("note")}
-        className="rounded border px-1"
-      />
+      {NOTE_FIELDS.map((field) => (
+        <input
+          key={field}
+          name={field}
+          defaultValue={row[field] ?? ""}
+          placeholder={t(field)}
+          aria-label={t(field)}
+          className="rounded border px-1"
+        />
+      ))}
       <button type="submit" disabled={pending} className="rounded bg-indigo-600 px-2 text-white">
         {t("save")}
       </button>

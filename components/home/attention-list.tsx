@@ -20,6 +20,15 @@ export type AttentionItem = {
 const RECONCILIATION_STALE_MS = 2 * 60 * 60_000;
 const WEBHOOK_LAG_MS = 5 * 60_000;
 
+/** An item that counts things waiting: it needs someone when there is at least one. */
+const counted = (key: string, label: AttentionItem["label"], count: number, href: string): AttentionItem => ({
+  key,
+  label,
+  value: { count },
+  alert: count > 0,
+  href,
+});
+
 /** The items of the home page, for the sections the role may open. */
 export function attentionItems(
   a: Attention,
@@ -28,30 +37,12 @@ export function attentionItems(
 ): AttentionItem[] {
   const items: AttentionItem[] = [];
   const ago = (iso: string) => now.getTime() - new Date(iso).getTime();
-  if (may.payouts)
-    items.push({
-      key: "approvals",
-      label: "approvals",
-      value: { count: a.approvalsWaiting },
-      alert: a.approvalsWaiting > 0,
-      href: "/payouts",
-    });
-  if (may.operations)
-    items.push({
-      key: "stuck",
-      label: "stuck",
-      value: { count: a.stuckOperations },
-      alert: a.stuckOperations > 0,
-      href: "/operations?stuck=1",
-    });
+  if (may.payouts) items.push(counted("approvals", "approvals", a.approvalsWaiting, "/payouts"));
+  if (may.operations) items.push(counted("stuck", "stuck", a.stuckOperations, "/operations?stuck=1"));
   if (may.webhooks) {
-    items.push({
-      key: "webhook-failures",
-      label: "webhookFailures",
-      value: { count: a.webhookFailures24h },
-      alert: a.webhookFailures24h > 0,
-      href: "/webhooks?outcome=failed",
-    });
+    items.push(
+      counted("webhook-failures", "webhookFailures", a.webhookFailures24h, "/webhooks?outcome=failed"),
+    );
     items.push({
       key: "webhook-oldest",
       label: "webhookOldest",
@@ -74,13 +65,7 @@ export function attentionItems(
         ago(a.lastCompleteReconciliationAt) > RECONCILIATION_STALE_MS,
       href: "/reconciliation",
     });
-    items.push({
-      key: "drift",
-      label: "drift",
-      value: { count: a.openDriftItems },
-      alert: a.openDriftItems > 0,
-      href: "/reconciliation?state=open",
-    });
+    items.push(counted("drift", "drift", a.openDriftItems, "/reconciliation?state=open"));
   }
   return items;
 }

@@ -1,8 +1,9 @@
-import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import type { ApiCallItem } from "@/lib/operations/detail/operation-detail";
 import { formatDateTime } from "@/lib/time/zone";
 import { HeaderRow } from "@/components/ui/header-row";
+import { CallAnswer } from "@/components/operations/call-answer";
+import { TraceLink } from "@/components/operations/id-links";
 
 /** Every platform call about an operation, each traceID linking to the trace lookup. */
 export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
@@ -25,14 +26,7 @@ export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
                 {c.method} {c.path}
               </td>
               <td className="px-2 py-1">
-                {c.envelopeStatus || c.httpStatus ? (
-                  <span className="font-mono text-xs">
-                    {c.envelopeStatus ?? c.httpStatus}
-                    {c.codeError && ` · ${c.codeError}`}
-                  </span>
-                ) : (
-                  t("noAnswer")
-                )}
+                <CallAnswer call={c} />
                 {/* the transport's own message (an exception's text), recorded as it was: data */}
                 {c.error && (
                   <span className="block font-mono text-xs text-red-600" translate="no">
@@ -42,13 +36,7 @@ export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
                 <span className="block text-xs text-zinc-500">{t("latency", { ms: c.latencyMs })}</span>
               </td>
               <td className="px-2 py-1 font-mono text-xs">
-                {c.traceID ? (
-                  <Link href={`/trace?q=${encodeURIComponent(c.traceID)}`} className="underline">
-                    {c.traceID}
-                  </Link>
-                ) : (
-                  "—"
-                )}
+                <TraceLink traceID={c.traceID} />
               </td>
               <td className="px-2 py-1">{c.actorEmail ?? t("system")}</td>
             </tr>

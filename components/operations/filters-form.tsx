@@ -19,6 +19,9 @@ const commonZones = [
   "America/New_York",
 ];
 
+const DATE_FIELDS = ["from", "to"] as const;
+const AMOUNT_FIELDS = ["amountMin", "amountMax"] as const;
+
 /**
  * The list filter as a plain GET form: the URL is the state, so every filter is shareable. `zone` is
  * the time zone an empty field stands for (the user's own).
@@ -74,8 +77,9 @@ export function FiltersForm({
           placeholder="RUB"
           errors={errors.currency}
         />
-        <Field label={t("from")} name="from" type="date" defaultValue={values.from} errors={errors.from} />
-        <Field label={t("to")} name="to" type="date" defaultValue={values.to} errors={errors.to} />
+        {DATE_FIELDS.map((k) => (
+          <Field key={k} label={t(k)} name={k} type="date" defaultValue={values[k]} errors={errors[k]} />
+        ))}
         <Field
           label={t("timeZone")}
           name="tz"
@@ -88,20 +92,16 @@ export function FiltersForm({
             <option key={z} value={z} />
           ))}
         </datalist>
-        <Field
-          label={t("amountMin")}
-          name="amountMin"
-          inputMode="decimal"
-          defaultValue={values.amountMin}
-          errors={errors.amountMin}
-        />
-        <Field
-          label={t("amountMax")}
-          name="amountMax"
-          inputMode="decimal"
-          defaultValue={values.amountMax}
-          errors={errors.amountMax}
-        />
+        {AMOUNT_FIELDS.map((k) => (
+          <Field
+            key={k}
+            label={t(k)}
+            name={k}
+            inputMode="decimal"
+            defaultValue={values[k]}
+            errors={errors[k]}
+          />
+        ))}
       </div>
       <fieldset aria-describedby={errors.status ? "status-error" : undefined}>
         <legend className="text-sm font-medium">{t("statuses")}</legend>

@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
+import { TextArea } from "@/components/ui/field";
 import { approvePayoutAction, rejectPayoutAction } from "@/lib/actions/payouts";
 import { LIMITS } from "@/lib/payouts/schemas";
 
@@ -52,25 +53,14 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
     <div className="space-y-3" data-testid="decision-form">
       {canDecide && (
         <>
-          <div className="space-y-1">
-            <label htmlFor="decision-comment" className="block text-sm font-medium">
-              {t("comment")}
-            </label>
-            <textarea
-              id="decision-comment"
-              value={comment}
-              maxLength={LIMITS.comment}
-              onChange={(e) => setComment(e.target.value)}
-              aria-invalid={commentError !== null}
-              aria-describedby={commentError ? "decision-comment-error" : undefined}
-              className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900"
-            />
-            {commentError && (
-              <p id="decision-comment-error" className="text-sm text-red-600 dark:text-red-400">
-                {commentError}
-              </p>
-            )}
-          </div>
+          <TextArea
+            label={t("comment")}
+            name="decision-comment"
+            value={comment}
+            maxLength={LIMITS.comment}
+            onChange={(e) => setComment(e.target.value)}
+            errors={commentError === null ? undefined : [commentError]}
+          />
           <div className="flex flex-wrap gap-2">
             <Button type="button" onClick={() => decide("approve")} disabled={pending}>
               {t("approve")}

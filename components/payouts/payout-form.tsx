@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
+import { Field, TextArea } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import type { Locale } from "@/lib/i18n/locales";
 import { formatMoney, formatRate } from "@/lib/money/format";
@@ -96,8 +96,20 @@ export function PayoutForm({
   const [overrideReason, setOverrideReason] = useState("");
   const [pending, startTransition] = useTransition();
 
-  const set = (name: keyof Values) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
-    setValues((v) => ({ ...v, [name]: e.target.value }));
+  // A field's name, value, change handler and errors.
+  const bind = (name: keyof Values) => ({
+    name,
+    value: values[name],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+      setValues((v) => ({ ...v, [name]: e.target.value })),
+    errors: errors[name],
+  });
+  // A typed field: its length limit is the server's, the browser suggests nothing.
+  const typed = (name: keyof Values & keyof typeof LIMITS) => ({
+    ...bind(name),
+    autoComplete: "off",
+    maxLength: LIMITS[name],
+  });
 
   const failed = (r: {
     message?: string;
@@ -247,18 +259,13 @@ export function PayoutForm({
           <div className="space-y-2">
             <Alert tone="warning">{review.duplicate.message}</Alert>
             {review.duplicate.canOverride && (
-              <div className="space-y-1">
-                <label htmlFor="overrideReason" className="block text-sm font-medium">
-                  {t("review.overrideReason")}
-                </label>
-                <textarea
-                  id="overrideReason"
-                  value={overrideReason}
-                  maxLength={LIMITS.overrideReason}
-                  onChange={(e) => setOverrideReason(e.target.value)}
-                  className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-                />
-              </div>
+              <TextArea
+                label={t("review.overrideReason")}
+                name="overrideReason"
+                value={overrideReason}
+                maxLength={LIMITS.overrideReason}
+                onChange={(e) => setOverrideReason(e.target.value)}
+              />
             )}
           </div>
         )}
@@ -282,13 +289,7 @@ export function PayoutForm({
       : t("form.numberHint.other");
   return (
     <form onSubmit={onReview} className="max-w-xl space-y-4" noValidate aria-label={t("newPayout")}>
-      <Select
-        label={t("fields.paymentMethod")}
-        name="paymentMethod"
-        value={values.paymentMethod}
-        onChange={set("paymentMethod")}
-        errors={errors.paymentMethod}
-      >
+      <Select label={t("fields.paymentMethod")} {...bind("paymentMethod")}>
         <option value="">{t("form.choose")}</option>
         {methods.map((m) => (
           <option key={m} value={m}>
@@ -302,14 +303,9 @@ export function PayoutForm({
       <div className="space-y-1">
         <Field
           label={t("fields.bank")}
-          name="bankName"
+          {...typed("bankName")}
           list="bank-directory"
-          autoComplete="off"
           placeholder={t("form.bankPlaceholder")}
-          maxLength={LIMITS.bankName}
-          value={values.bankName}
-          onChange={set("bankName")}
-          errors={errors.bankName}
         />
         <datalist id="bank-directory">
           {banks.map((name) => (
@@ -319,75 +315,29 @@ export function PayoutForm({
       </div>
       <Field
         label={t("fields.recipientNumber")}
-        name="recipientNumber"
+        {...typed("recipientNumber")}
         inputMode="tel"
-        autoComplete="off"
         placeholder={numberHint}
-        maxLength={LIMITS.recipientNumber}
-        value={values.recipientNumber}
-        onChange={set("recipientNumber")}
-        errors={errors.recipientNumber}
       />
-      <Field
-        label={t("form.recipientNameOptional")}
-        name="recipientName"
-        autoComplete="off"
-        maxLength={LIMITS.recipientName}
-        value={values.recipientName}
-        onChange={set("recipientName")}
-        errors={errors.recipientName}
-      />
+      <Field label={t("form.recipientNameOptional")} {...typed("recipientName")} />
       <Field
         label={t("fields.amount")}
-        name="amount"
+        {...typed("amount")}
         inputMode="decimal"
-        autoComplete="off"
         placeholder={t("form.amountPlaceholder")}
-        maxLength={LIMITS.amount}
-        value={values.amount}
-        onChange={set("amount")}
-        errors={errors.amount}
       />
       <fieldset className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
         <legend className="px-1 text-sm font-medium">{t("form.endClient")}</legend>
         <p className="text-xs text-zinc-500">{t("form.endClientHint")}</p>
-        <Field
-          label={t("fields.clientId")}
-          name="clientID"
-          autoComplete="off"
-          maxLength={LIMITS.clientID}
-          value={values.clientID}
-          onChange={set("clientID")}
-          errors={errors.clientID}
-        />
-        <Field
-          label={t("form.clientIpAddress")}
-          name="clientIP"
-          autoComplete="off"
-          maxLength={LIMITS.clientIP}
-          value={values.clientIP}
-          onChange={set("clientIP")}
-          errors={errors.clientIP}
-        />
-        <Field
-          label={t("form.clientRegisteredOn")}
-          name="clientDateCreated"
-          type="date"
-          value={values.clientDateCreated}
-          onChange={set("clientDateCreated")}
-          errors={errors.clientDateCreated}
-        />
+        <Field label={t("fields.clientId")} {...typed("clientID")} />
+        <Field label={t("form.clientIpAddress")} {...typed("clientIP")} />
+        <Field label={t("form.clientRegisteredOn")} {...bind("clientDateCreated")} type="date" />
       </fieldset>
       <Field
         label={t("form.webhookUrl")}
-        name="webhookUrl"
+        {...typed("webhookUrl")}
         type="url"
-        autoComplete="off"
         placeholder={t("form.webhookPlaceholder")}
-        maxLength={LIMITS.webhookUrl}
-        value={values.webhookUrl}
-        onChange={set("webhookUrl")}
-        errors={errors.webhookUrl}
       />
       {message && <Alert>{message}</Alert>}
       <Button type="submit" disabled={pending}>

@@ -1,7 +1,6 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
-import { useStepUp } from "@/components/auth/two-factor/step-up";
+import { useReveal } from "@/components/recipients/use-reveal";
 import { revealRecipientNumberAction } from "@/lib/actions/operations";
 import { revealPayoutRecipientNumberAction } from "@/lib/actions/payout-recipients";
 
@@ -24,37 +23,17 @@ export function RevealNumber({
   canReveal: boolean;
 }) {
   const t = useTranslations("recipients");
-  const [pending, startTransition] = useTransition();
-  const withStepUp = useStepUp();
-  const [number, setNumber] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reveal = () =>
-    startTransition(async () => {
-      const r = await withStepUp(() => revealActions[target.type]({ id: target.id }));
-      if (r.ok) setNumber(r.number);
-      else setError(r.message);
-    });
+  const { revealed: number, controls } = useReveal(
+    () => revealActions[target.type]({ id: target.id }),
+    (r) => r.number,
+    { reveal: t("reveal"), revealTitle: t("revealTitle") },
+  );
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <span className="font-mono" data-testid="recipient-number">
         {number ?? masked}
       </span>
-      {canReveal && number === null && (
-        <button
-          type="button"
-          onClick={reveal}
-          disabled={pending}
-          className="text-sm text-indigo-700 underline dark:text-indigo-300"
-          title={t("revealTitle")}
-        >
-          {t("reveal")}
-        </button>
-      )}
-      {error && (
-        <span role="alert" className="text-sm text-red-600">
-          {error}
-        </span>
-      )}
+      {controls(canReveal)}
     </span>
   );
 }

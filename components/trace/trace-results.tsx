@@ -6,6 +6,20 @@ import { StatusBadge } from "@/components/operations/status-badge";
 import { Timeline } from "@/components/operations/timeline";
 import type { TraceLookup } from "@/lib/trace/lookup";
 import { formatDateTime } from "@/lib/time/zone";
+import { CallAnswer } from "@/components/operations/call-answer";
+
+// The frame of one call or operation found.
+const FINDING = "rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900";
+
+/** One kind of thing found, under its heading. */
+function Found({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="space-y-2">
+      <h2 className="text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
 
 const json = (value: unknown) => (value === null ? "—" : JSON.stringify(value, null, 2));
 
@@ -22,27 +36,14 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
     a ? `${a.email} (${role(a.role)})` : t("system");
   return (
     <div className="space-y-4">
-      <section className="space-y-2">
-        <h2 className="text-lg font-semibold">{t("calls", { count: lookup.calls.length })}</h2>
+      <Found title={t("calls", { count: lookup.calls.length })}>
         {lookup.calls.map((c) => (
-          <article
-            key={c.id}
-            data-testid="trace-call"
-            className="space-y-1 rounded-lg border border-zinc-200 bg-white p-3 text-sm dark:border-zinc-800 dark:bg-zinc-900"
-          >
+          <article key={c.id} data-testid="trace-call" className={`space-y-1 text-sm ${FINDING}`}>
             <p className="font-mono text-xs break-all">
               {c.method} {c.path}
             </p>
             <p>
-              {when(c.startedAt)} · {t("latency", { ms: c.latencyMs })} ·{" "}
-              {c.envelopeStatus || c.httpStatus ? (
-                <span className="font-mono text-xs">
-                  {c.envelopeStatus ?? c.httpStatus}
-                  {c.codeError && ` · ${c.codeError}`}
-                </span>
-              ) : (
-                t("noAnswer")
-              )}
+              {when(c.startedAt)} · {t("latency", { ms: c.latencyMs })} · <CallAnswer call={c} />
             </p>
             <p>
               traceID <span className="font-mono break-all">{c.traceID ?? "—"}</span> ·{" "}
@@ -69,10 +70,9 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
             </details>
           </article>
         ))}
-      </section>
+      </Found>
       {lookup.webhooks.length > 0 && (
-        <section className="space-y-2">
-          <h2 className="text-lg font-semibold">{t("webhooks", { count: lookup.webhooks.length })}</h2>
+        <Found title={t("webhooks", { count: lookup.webhooks.length })}>
           <ul className="space-y-1 text-sm">
             {lookup.webhooks.map((w) => (
               <li key={w.id}>
@@ -82,16 +82,11 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
               </li>
             ))}
           </ul>
-        </section>
+        </Found>
       )}
-      <section className="space-y-2">
-        <h2 className="text-lg font-semibold">{t("operations", { count: lookup.operations.length })}</h2>
+      <Found title={t("operations", { count: lookup.operations.length })}>
         {lookup.operations.map((o) => (
-          <article
-            key={o.id}
-            data-testid="trace-operation"
-            className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
-          >
+          <article key={o.id} data-testid="trace-operation" className={`space-y-2 ${FINDING}`}>
             <p className="flex flex-wrap items-center gap-2 text-sm">
               <Link
                 href={`/operations/${o.id}`}
@@ -107,7 +102,7 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
             <Timeline entries={o.timeline} tz={tz} />
           </article>
         ))}
-      </section>
+      </Found>
     </div>
   );
 }

@@ -30,3 +30,22 @@ export function Badge({
     </span>
   );
 }
+
+/**
+ * The badge of a closed set of values (statuses, outcomes): each value's tone from `tones`, its words
+ * from `useLabel`, a hook that reads the catalog.
+ */
+export function toneBadge<V extends string>(
+  tones: Record<V, BadgeTone>,
+  testId: string,
+  useLabel: () => (value: V) => string,
+) {
+  return function ToneBadge({ value }: { value: V }) {
+    const label = useLabel();
+    return (
+      <Badge tone={tones[value]} testId={testId}>
+        {label(value)}
+      </Badge>
+    );
+  };
+}

@@ -1,19 +1,12 @@
-import type { InputHTMLAttributes } from "react";
-import { controlClass, Labelled } from "@/components/ui/labelled";
+import type { InputHTMLAttributes, TextareaHTMLAttributes } from "react";
+import { controlClass, labelledControl } from "@/components/ui/labelled";
 
 /** A labelled input whose errors are announced through aria-describedby. */
-export function Field({
-  label,
-  name,
-  errors,
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; errors?: string[] }) {
-  return (
-    <Labelled
-      label={label}
-      name={name}
-      errors={errors}
-      control={(a11y) => <input {...a11y} className={controlClass} {...input} />}
-    />
-  );
-}
+export const Field = labelledControl<InputHTMLAttributes<HTMLInputElement>>((a11y, input) => (
+  <input {...a11y} className={controlClass} {...input} />
+));
+
+/** A labelled text area whose errors are announced through aria-describedby. */
+export const TextArea = labelledControl<TextareaHTMLAttributes<HTMLTextAreaElement>>((a11y, area) => (
+  <textarea {...a11y} className={controlClass} {...area} />
+));

@@ -46,3 +46,12 @@ export function Labelled({
     </div>
   );
 }
+
+type LabelledProps = { label: string; name: string; errors?: string[] };
+
+/** A labelled control component (an input, a select...) from how it draws its control. */
+export function labelledControl<P extends object>(draw: (a11y: ControlA11y, props: P) => ReactNode) {
+  return function LabelledControl({ label, name, errors, ...props }: P & LabelledProps) {
+    return <Labelled label={label} name={name} errors={errors} control={(a11y) => draw(a11y, props as P)} />;
+  };
+}

@@ -1,7 +1,6 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { useState, useTransition } from "react";
-import { useStepUp } from "@/components/auth/two-factor/step-up";
+import { useReveal } from "@/components/recipients/use-reveal";
 import { revealWebhookBodyAction } from "@/lib/actions/webhooks";
 
 /**
@@ -20,38 +19,18 @@ export function RawBody({
   canReveal: boolean;
 }) {
   const t = useTranslations("webhooks.delivery");
-  const [pending, startTransition] = useTransition();
-  const withStepUp = useStepUp();
-  const [body, setBody] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reveal = () =>
-    startTransition(async () => {
-      const r = await withStepUp(() => revealWebhookBodyAction({ id }));
-      if (r.ok) setBody(r.body);
-      else setError(r.message);
-    });
+  const { revealed: body, controls } = useReveal(
+    () => revealWebhookBodyAction({ id }),
+    (r) => r.body,
+    { reveal: t("reveal"), revealTitle: t("revealTitle") },
+  );
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-3">
         <h2 className="text-lg font-semibold">
           {numbersMasked && body === null ? t("rawMasked") : t("rawExact")}
         </h2>
-        {canReveal && numbersMasked && body === null && (
-          <button
-            type="button"
-            onClick={reveal}
-            disabled={pending}
-            className="text-sm text-indigo-700 underline dark:text-indigo-300"
-            title={t("revealTitle")}
-          >
-            {t("reveal")}
-          </button>
-        )}
-        {error && (
-          <span role="alert" className="text-sm text-red-600">
-            {error}
-          </span>
-        )}
+        {controls(canReveal && numbersMasked)}
       </div>
       <pre
         data-testid="raw-body"

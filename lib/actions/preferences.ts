@@ -1,7 +1,7 @@
 "use server";
 import { z } from "zod";
 import { audit } from "@/lib/audit/log";
-import { authorizedAction } from "@/lib/auth/action";
+import { authorizedAction, type ActionContext } from "@/lib/auth/action";
 import { getDb } from "@/lib/db";
 import { LOCALES } from "@/lib/i18n/locales";
 import { canonicalTimeZone } from "@/lib/time/zone";
@@ -21,41 +21,38 @@ function invalidZone(ctx: z.RefinementCtx): never {
   return z.NEVER;
 }
 
-/** Saves the user's interface language (kept across sessions; audited). */
-export const setLanguage = authorizedAction(
-  "profile.update",
-  languageInput,
-  async ({ locale }, { user, actor }) => {
-    await getDb().$transaction(async (tx) => {
-      await tx.user.update({ where: { id: user.id }, data: { locale } });
-      await audit(tx, actor, {
-        action: "user.language.change",
-        targetType: "User",
-        targetId: user.id,
-        before: { locale: user.locale ?? null },
-        after: { locale },
-      });
+/** Saves one of the user's own preferences with its audit entry. */
+async function savePreference(
+  { user, actor }: ActionContext,
+  key: "locale" | "timeZone",
+  value: string,
+  action: string,
+) {
+  await getDb().$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { [key]: value } });
+    await audit(tx, actor, {
+      action,
+      targetType: "User",
+      targetId: user.id,
+      before: { [key]: user[key] ?? null },
+      after: { [key]: value },
     });
-    return { ok: true as const, locale };
-  },
-);
+  });
+}
+
+/** Saves the user's interface language (kept across sessions; audited). */
+export const setLanguage = authorizedAction("profile.update", languageInput, async ({ locale }, context) => {
+  await savePreference(context, "locale", locale, "user.language.change");
+  return { ok: true as const, locale };
+});
 
 /** Saves the user's time zone: the browser's on first visit, or one chosen in the user menu (audited). */
 export const setTimeZone = authorizedAction(
   "profile.update",
   timeZoneInput,
-  async ({ timeZone }, { user, actor }) => {
-    if (user.timeZone === timeZone) return { ok: true as const, timeZone };
-    await getDb().$transaction(async (tx) => {
-      await tx.user.update({ where: { id: user.id }, data: { timeZone } });
-      await audit(tx, actor, {
-        action: "user.timeZone.change",
-        targetType: "User",
-        targetId: user.id,
-        before: { timeZone: user.timeZone ?? null },
-        after: { timeZone },
-      });
-    });
+  async ({ timeZone }, context) => {
+    if (context.user.timeZone === timeZone) return { ok: true as const, timeZone };
+    await savePreference(context, "timeZone", timeZone, "user.timeZone.change");
     return { ok: true as const, timeZone };
   },
 );

@@ -1,6 +1,7 @@
 "use server";
 import { z } from "zod";
-import { authorizedAction, stepUpAction } from "@/lib/auth/action";
+import type { StaffActor } from "@/lib/audit/log";
+import { authorizedAction, stepUpAction, type ActionContext } from "@/lib/auth/action";
 import { currentSignIn } from "@/lib/auth/session";
 import { translatorFor } from "@/lib/auth/translator";
 import { findUserById } from "@/lib/users/service";
@@ -12,6 +13,7 @@ import {
   startEnrolment,
   stepUp,
   type Refusal,
+  type Refused,
 } from "@/lib/auth/two-factor/enrolment";
 
 const noInput = z.object({}).strict().optional();
@@ -31,6 +33,16 @@ async function refused(code: Failure["code"]): Promise<Failure> {
   return { ok: false, code, message: t(`errors.${code}`) };
 }
 
+/** The handler of an action done with the user's current code: the change's answer, or its refusal in words. */
+function withCurrentCode<T extends { ok: true }>(
+  change: (actor: StaffActor, code: string) => Promise<T | Refused>,
+) {
+  return async (input: { code: string }, { actor }: ActionContext) => {
+    const done = await change(actor, input.code);
+    return done.ok ? done : refused(done.code);
+  };
+}
+
 const sessionId = async () => (await currentSignIn())?.secondFactor.sessionId ?? null;
 
 /** A new secret to add to the authenticator app: its QR code and its text (account.twoFactor). */
@@ -48,40 +60,28 @@ export const startEnrolmentAction = authorizedAction(
 export const confirmEnrolmentAction = authorizedAction(
   "account.twoFactor",
   codeInput,
-  async (input, { actor }) => {
-    const done = await confirmEnrolment(actor, await sessionId(), input.code);
-    return done.ok ? done : refused(done.code);
-  },
+  withCurrentCode(async (actor, code) => confirmEnrolment(actor, await sessionId(), code)),
 );
 
 /** A code from the app or a recovery code makes this session's step-up fresh (account.twoFactor). */
 export const verifyStepUpAction = authorizedAction(
   "account.twoFactor",
   codeInput,
-  async (input, { actor }) => {
-    const done = await stepUp(actor, await sessionId(), input.code);
-    return done.ok ? done : refused(done.code);
-  },
+  withCurrentCode(async (actor, code) => stepUp(actor, await sessionId(), code)),
 );
 
 /** New recovery codes, with a current code; the old ones stop working (account.twoFactor). */
 export const regenerateRecoveryCodesAction = authorizedAction(
   "account.twoFactor",
   codeInput,
-  async (input, { actor }) => {
-    const done = await regenerateRecoveryCodes(actor, input.code);
-    return done.ok ? done : refused(done.code);
-  },
+  withCurrentCode(regenerateRecoveryCodes),
 );
 
 /** Turns one's own second factor off, with a current code (account.twoFactor). */
 export const disableTwoFactorAction = authorizedAction(
   "account.twoFactor",
   codeInput,
-  async (input, { actor }) => {
-    const done = await disableTwoFactor(actor, input.code);
-    return done.ok ? done : refused(done.code);
-  },
+  withCurrentCode(disableTwoFactor),
 );
 
 /**

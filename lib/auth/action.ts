@@ -23,23 +23,24 @@ export type ActionFailure = Denied | InvalidInput;
 /** What an action's or route's handler is given: the signed-in user and the actor for the audit log. */
 export type ActionContext = { user: StaffUser; actor: StaffActor };
 
+type Handler<S extends z.ZodType, R> = (input: z.output<S>, context: ActionContext) => Promise<R>;
+
+function actionGuardedBy(options: { stepUp: boolean }) {
+  return <S extends z.ZodType, R>(permission: Permission, schema: S, handler: Handler<S, R>) =>
+    guardedAction(permission, schema, handler, options);
+}
+
 /**
  * Wraps a server action: loads the session, checks the permission, validates the input with the
  * schema (its messages in the user's language), then runs the handler with the context (user and actor). Denials and invalid input come back
  * as typed results.
  */
-export function authorizedAction<S extends z.ZodType, R>(
-  permission: Permission,
-  schema: S,
-  handler: (input: z.output<S>, context: ActionContext) => Promise<R>,
-): (input?: unknown) => Promise<R | ActionFailure> {
-  return guardedAction(permission, schema, handler, { stepUp: false });
-}
+export const authorizedAction = actionGuardedBy({ stepUp: false });
 
 function guardedAction<S extends z.ZodType, R>(
   permission: Permission,
   schema: S,
-  handler: (input: z.output<S>, context: ActionContext) => Promise<R>,
+  handler: Handler<S, R>,
   options: { stepUp: boolean },
 ): (input?: unknown) => Promise<R | ActionFailure> {
   // input is optional so that an action without input (e.g. the connection test) is called with none
@@ -64,13 +65,7 @@ function guardedAction<S extends z.ZodType, R>(
  * settings, users, revealing a full number): they also need a second factor proved by this session
  * within the step-up window (lib/auth/two-factor/step-up.ts), checked before the input is read.
  */
-export function stepUpAction<S extends z.ZodType, R>(
-  permission: Permission,
-  schema: S,
-  handler: (input: z.output<S>, context: ActionContext) => Promise<R>,
-): (input?: unknown) => Promise<R | ActionFailure> {
-  return guardedAction(permission, schema, handler, { stepUp: true });
-}
+export const stepUpAction = actionGuardedBy({ stepUp: true });
 
 async function refuseWithoutStepUp(): Promise<Denied | null> {
   const signedIn = await currentSignIn();

@@ -4,6 +4,7 @@ import { isDatabaseUnavailable } from "@/lib/errors/database";
 import { createRateLimit } from "@/lib/http/rate-limit";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import type { Role } from "@/lib/auth/permissions";
+import { sleep, type Wait } from "@/lib/time/sleep";
 
 export const LOCK_AFTER_FAILURES = 5;
 export const LOCK_MINUTES = 15;
@@ -35,8 +36,6 @@ export const failedAttempts = createRateLimit({
 // Same algorithm and cost as the stored hashes, so an unknown email costs the same verification.
 const dummyHash = hashPassword("no user has this password");
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Checks an email and password. Until the password is right, every refusal is the same "invalid"
  * after the same work (one argon2 verification, the same growing delay), whether the email is
@@ -48,7 +47,7 @@ export async function checkCredentials(
   email: string,
   password: string,
   now = new Date(),
-  wait: (ms: number) => Promise<void> = sleep,
+  wait: Wait = sleep,
 ): Promise<SignInResult> {
   const key = email.trim().toLowerCase();
   try {
@@ -94,7 +93,7 @@ export async function countFailure(
   key: string,
   user: LockableUser | null,
   now: Date,
-  wait: (ms: number) => Promise<void> = sleep,
+  wait: Wait = sleep,
 ): Promise<void> {
   failedAttempts.take(key, now.getTime());
   const locked = Boolean(user?.lockedUntil && user.lockedUntil > now);

@@ -2,7 +2,6 @@
 // imports) so forms can show the same limits. Messages are catalog keys (`payins.form.*`, `validation.*`).
 import { z } from "zod";
 import { clientDataFields } from "@/lib/anti-fraud/client-data";
-import { WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
 import {
   AZN_METHODS,
   KNOWN_MONO_BANK_METHODS,
@@ -10,7 +9,7 @@ import {
   normalisePaymentMethod,
   RUB_METHODS,
 } from "@/lib/platform/payment-methods";
-import { checkAmountInput } from "@/lib/validation/amount";
+import { wireAmount } from "@/lib/validation/amount";
 import { fieldMessage } from "@/lib/validation/field-names";
 import { safeText } from "@/lib/validation/text";
 
@@ -41,19 +40,7 @@ export const payInFormSchema = z
     amount: z
       .string({ error: "payins.form.amount.notText" })
       .max(40, "payins.form.amount.tooLong")
-      .transform((v, ctx) => {
-        const checked = checkAmountInput(v, {
-          integerDigits: MAX_AMOUNT_DIGITS,
-          decimals: WIRE_MAX_DECIMALS,
-        });
-        if (checked.ok) return checked.value;
-        ctx.addIssue({
-          code: "custom",
-          message: `payins.form.amount.${checked.problem}`,
-          params: { decimals: WIRE_MAX_DECIMALS },
-        });
-        return z.NEVER;
-      }),
+      .transform(wireAmount("payins.form.amount", MAX_AMOUNT_DIGITS)),
     paymentMethod: z
       .string({ error: "payins.form.paymentMethod.required" })
       .trim()

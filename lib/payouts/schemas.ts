@@ -14,14 +14,13 @@
  */
 import { z } from "zod";
 import { CLIENT_DATA_LIMITS, clientDataFields } from "@/lib/anti-fraud/client-data";
-import { WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
 import {
   isMonoBankMethod,
   isPayOutMethod,
   normalisePaymentMethod,
   type PayOutMethod,
 } from "@/lib/platform/payment-methods";
-import { checkAmountInput } from "@/lib/validation/amount";
+import { wireAmount } from "@/lib/validation/amount";
 import { fieldMessage } from "@/lib/validation/field-names";
 import { optionalTextField, textField } from "@/lib/validation/fields";
 import type { Problem } from "@/lib/i18n/issues";
@@ -48,19 +47,9 @@ export const LIMITS = {
 // ---- amount -------------------------------------------------------------------------------------
 
 /** Either decimal separator ("1500,50", "1 500.50"); the value is the plain decimal string ("1500.5"). */
-const amount = textField("amount", LIMITS.amount).transform((v, ctx) => {
-  const checked = checkAmountInput(v, {
-    integerDigits: LIMITS.amountIntegerDigits,
-    decimals: WIRE_MAX_DECIMALS,
-  });
-  if (checked.ok) return checked.value;
-  ctx.addIssue({
-    code: "custom",
-    message: `payouts.form.amount.${checked.problem}`,
-    params: { decimals: WIRE_MAX_DECIMALS },
-  });
-  return z.NEVER;
-});
+const amount = textField("amount", LIMITS.amount).transform(
+  wireAmount("payouts.form.amount", LIMITS.amountIntegerDigits),
+);
 
 // ---- method -------------------------------------------------------------------------------------
 

@@ -110,13 +110,11 @@ function nonEmptyPathValue(value: string, field: string): string {
   return encodeURIComponent(value);
 }
 
+/** A creation request: the merchant's id goes with the call record. */
+type Created = { idTransactionMerchant: string };
+
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const transport = createTransport(options);
-
-  const okOperation = (env: NormalisedEnvelope, site: CallSite): Operation => {
-    expectOk(env, site);
-    return decodeOperation(env.data);
-  };
 
   const maybeOperation = (env: NormalisedEnvelope, site: CallSite): Operation | null => {
     if (isNotFound(env)) return null;
@@ -125,10 +123,24 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     return decodeOperation(env.data);
   };
 
-  const okForm = (env: NormalisedEnvelope, site: CallSite): PaymentFormResult => {
-    expectOk(env, site);
-    return decodePaymentForm(env.data);
-  };
+  /** An answer that must be ok, its data read by `decodeData`. */
+  const okData =
+    <T>(decodeData: (data: NormalisedEnvelope["data"]) => T) =>
+    (env: NormalisedEnvelope, site: CallSite): T => {
+      expectOk(env, site);
+      return decodeData(env.data);
+    };
+  const okOperation = okData(decodeOperation);
+  const okForm = okData(decodePaymentForm);
+
+  async function read<T>(
+    path: string,
+    decode: (env: NormalisedEnvelope, site: CallSite) => T,
+    context?: CallContext,
+  ) {
+    const r = await transport.call({ method: "GET", path, idempotent: true, context, decode });
+    return { value: r.value, traceID: r.envelope.traceID };
+  }
 
   async function create<T>(
     path: string,
@@ -149,6 +161,16 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     return { value: r.value, traceID: r.envelope.traceID };
   }
 
+  async function createOperation(path: string, request: Created, body: WireObject, context?: CallContext) {
+    const r = await create(path, body, request.idTransactionMerchant, okOperation, context);
+    return { operation: r.value, traceID: r.traceID };
+  }
+
+  async function createForm(path: string, request: Created, body: WireObject, context?: CallContext) {
+    const r = await create(path, body, request.idTransactionMerchant, okForm, context);
+    return { form: r.value, traceID: r.traceID };
+  }
+
   async function readById(
     pathPrefix: string,
     idPlatform: string,
@@ -166,29 +188,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   }
 
   return {
-    async createPayIn(request, context) {
-      const body = buildPayInBody(request);
-      const r = await create("/host2host/payin", body, request.idTransactionMerchant, okOperation, context);
-      return { operation: r.value, traceID: r.traceID };
-    },
-
-    async createPayOut(request, context) {
-      const body = buildPayOutBody(request);
-      const r = await create("/host2host/payout", body, request.idTransactionMerchant, okOperation, context);
-      return { operation: r.value, traceID: r.traceID };
-    },
-
-    async preparePaymentForm(request, context) {
-      const body = buildPreparePaymentFormBody(request);
-      const r = await create("/paymentform/prepare", body, request.idTransactionMerchant, okForm, context);
-      return { form: r.value, traceID: r.traceID };
-    },
-
-    async createFullPaymentForm(request, context) {
-      const body = buildFullPaymentFormBody(request);
-      const r = await create("/paymentform/full", body, request.idTransactionMerchant, okForm, context);
-      return { form: r.value, traceID: r.traceID };
-    },
+    createPayIn: async (request, context) =>
+      createOperation("/host2host/payin", request, buildPayInBody(request), context),
+    createPayOut: async (request, context) =>
+      createOperation("/host2host/payout", request, buildPayOutBody(request), context),
+    preparePaymentForm: async (request, context) =>
+      createForm("/paymentform/prepare", request, buildPreparePaymentFormBody(request), context),
+    createFullPaymentForm: async (request, context) =>
+      createForm("/paymentform/full", request, buildFullPaymentFormBody(request), context),
 
     getOperation(idPlatform, context) {
       return readById("/operation/operation/platform", idPlatform, context);
@@ -206,10 +213,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         idempotent: true,
         context,
         idTransactionMerchant,
-        decode: (env, site) => {
-          expectOk(env, site);
-          return decodeOperationList(env.data);
-        },
+        decode: okData(decodeOperationList),
       });
       return { operations: r.value, traceID: r.envelope.traceID };
     },
@@ -238,33 +242,15 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     },
 
     async getBalance(context) {
-      const r = await transport.call({
-        method: "GET",
-        path: "/balance",
-        idempotent: true,
-        context,
-        decode: (env, site) => {
-          expectOk(env, site);
-          return decodeBalance(env.data);
-        },
-      });
+      const r = await read("/balance", okData(decodeBalance), context);
       const [balance] = r.value;
       // decodeBalance never returns an empty list
-      return { balance: balance as BalanceRecord, balances: r.value, traceID: r.envelope.traceID };
+      return { balance: balance as BalanceRecord, balances: r.value, traceID: r.traceID };
     },
 
     async getBanks(context) {
-      const r = await transport.call({
-        method: "GET",
-        path: "/masterdata/bank/list",
-        idempotent: true,
-        context,
-        decode: (env, site) => {
-          expectOk(env, site);
-          return decodeBanks(env.data);
-        },
-      });
-      return { banks: r.value, traceID: r.envelope.traceID };
+      const r = await read("/masterdata/bank/list", okData(decodeBanks), context);
+      return { banks: r.value, traceID: r.traceID };
     },
   };
 }

@@ -146,37 +146,43 @@ const typedAmount = (v: string) => {
   return parsed.ok ? parsed.value : v.trim();
 };
 
+type ValueProblem = readonly [message: string, params?: Record<string, unknown>] | null;
+
+/**
+ * A decimal setting typed in either language, in plain notation. One message: the first problem `check`
+ * finds (later checks would not make sense on a broken value).
+ */
+function decimalSetting(typeMessage: string, check: (v: string) => ValueProblem) {
+  return z
+    .string({ error: typeMessage })
+    .transform(typedAmount)
+    .superRefine((v, ctx) => {
+      const problem = check(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem[0], params: problem[1] });
+    })
+    .transform((v) => new Decimal(v).toFixed());
+}
+
 /** A positive decimal string with at most 4 decimals and no exponent (an amount in the payment currency). */
-export const thresholdSchema = z
-  .string({ error: "settings.validation.thresholdType" })
-  .transform(typedAmount)
-  .superRefine((v, ctx) => {
-    // one message, the first problem found (later checks would not make sense on a broken value)
-    const fail = (message: string, params?: Record<string, unknown>) =>
-      ctx.addIssue({ code: "custom", message, params });
-    if (v === "") return fail("settings.validation.thresholdEmpty");
-    if (v.length > 30) return fail("settings.validation.atMostCharacters", { maximum: 30 });
-    if (!/^\d+(\.\d+)?$/.test(v)) return fail("settings.validation.plainDigits");
-    if (!/^\d+(\.\d{1,4})?$/.test(v)) return fail("settings.validation.fourDecimals");
-    if (!new Decimal(v).greaterThan(0)) return fail("settings.validation.aboveZero");
-  })
-  .transform((v) => new Decimal(v).toFixed());
+export const thresholdSchema = decimalSetting("settings.validation.thresholdType", (v) => {
+  if (v === "") return ["settings.validation.thresholdEmpty"];
+  if (v.length > 30) return ["settings.validation.atMostCharacters", { maximum: 30 }];
+  if (!/^\d+(\.\d+)?$/.test(v)) return ["settings.validation.plainDigits"];
+  if (!/^\d+(\.\d{1,4})?$/.test(v)) return ["settings.validation.fourDecimals"];
+  if (!new Decimal(v).greaterThan(0)) return ["settings.validation.aboveZero"];
+  return null;
+});
 
 /** A percentage above 0 and at most 50, with at most 2 decimals (e.g. 1 or 2.5). */
-export const percentSchema = z
-  .string({ error: "settings.validation.percentType" })
-  .transform(typedAmount)
-  .superRefine((v, ctx) => {
-    const fail = (message: string, params?: Record<string, unknown>) =>
-      ctx.addIssue({ code: "custom", message, params });
-    if (v === "") return fail("settings.validation.percentEmpty");
-    if (v.length > 10) return fail("settings.validation.atMostCharacters", { maximum: 10 });
-    if (!/^\d+(\.\d{1,2})?$/.test(v)) return fail("settings.validation.percentDigits");
-    const n = new Decimal(v);
-    if (!n.greaterThan(0)) return fail("settings.validation.aboveZero");
-    if (n.greaterThan(50)) return fail("settings.validation.percentMax");
-  })
-  .transform((v) => new Decimal(v).toFixed());
+export const percentSchema = decimalSetting("settings.validation.percentType", (v) => {
+  if (v === "") return ["settings.validation.percentEmpty"];
+  if (v.length > 10) return ["settings.validation.atMostCharacters", { maximum: 10 }];
+  if (!/^\d+(\.\d{1,2})?$/.test(v)) return ["settings.validation.percentDigits"];
+  const n = new Decimal(v);
+  if (!n.greaterThan(0)) return ["settings.validation.aboveZero"];
+  if (n.greaterThan(50)) return ["settings.validation.percentMax"];
+  return null;
+});
 
 export const settingValueSchemas = {
   webhookAllowedIps: z

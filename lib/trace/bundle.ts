@@ -1,4 +1,5 @@
 import type { TraceLookup } from "./lookup";
+import { shownCallFields } from "@/lib/operations/detail/operation-detail";
 import { maskNumbersInJson } from "@/lib/recipients/mask";
 
 const SECRET_KEYS = /authorization|token|password|secret|cookie/i;
@@ -45,16 +46,8 @@ export function buildSupportBundle(
     query: lookup.query,
     traceIDs,
     calls: lookup.calls.map((c) => ({
-      traceID: c.traceID,
       startedAt: c.startedAt,
-      method: c.method,
-      path: c.path,
-      httpStatus: c.httpStatus,
-      envelopeStatus: c.envelopeStatus,
-      codeError: c.codeError,
-      message: c.message,
-      error: c.error,
-      latencyMs: c.latencyMs,
+      ...shownCallFields(c),
       operationId: c.operationId,
       idTransactionMerchant: c.idTransactionMerchant,
       request: c.request,

@@ -5,7 +5,8 @@
  * the plain decimal string sent on ("1500.5"). Each form words the problem in its own catalog
  * (`payouts.form.amount.<problem>`, `payins.form.amount.<problem>`). Client-safe.
  */
-import { Decimal } from "@/lib/money/decimal";
+import { z } from "zod";
+import { Decimal, WIRE_MAX_DECIMALS } from "@/lib/money/decimal";
 import { parseAmountInput } from "@/lib/money/parse-input";
 
 export type AmountProblem =
@@ -34,4 +35,21 @@ export function checkAmountInput(
   const amount = new Decimal(parsed.value);
   if (!amount.greaterThan(0)) return { ok: false, problem: "notPositive" };
   return { ok: true, value: amount.toFixed() };
+}
+
+/**
+ * A form's amount field as a zod transform: the plain decimal string with the platform's decimals, or an
+ * issue worded `<catalog>.<problem>`.
+ */
+export function wireAmount(catalog: "payouts.form.amount" | "payins.form.amount", integerDigits: number) {
+  return (text: string, ctx: z.RefinementCtx): string => {
+    const checked = checkAmountInput(text, { integerDigits, decimals: WIRE_MAX_DECIMALS });
+    if (checked.ok) return checked.value;
+    ctx.addIssue({
+      code: "custom",
+      message: `${catalog}.${checked.problem}`,
+      params: { decimals: WIRE_MAX_DECIMALS },
+    });
+    return z.NEVER;
+  };
 }

@@ -12,10 +12,11 @@ import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { originFrom } from "@/lib/http/origin";
 import { getPlatformConnection } from "@/lib/settings/connection";
-import { getSettings, toPublicSettings } from "@/lib/settings/settings";
+import { getSettings, toPublicSettings, type Settings } from "@/lib/settings/settings";
 import { webhookEndpointView } from "@/lib/webhooks/endpoint";
 import type { CatalogMessages } from "@/i18n/messages-type";
 import { formatDateTime } from "@/lib/time/zone";
+import { Card } from "@/components/ui/card";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("settings");
@@ -24,16 +25,12 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type SettingsWords = CatalogMessages["settings"]["fields"];
 type FieldKey = keyof SettingsWords;
+type LimitKey =
+  "autoApproveBelow" | "autoApproveRecipientDailySum" | "nearDuplicateTolerancePercent" | "twoApprovalsAbove";
+type CountKey = {
+  [K in FieldKey]: K extends keyof Settings ? (Settings[K] extends number ? K : never) : never;
+}[FieldKey];
 type HintedKey = { [K in FieldKey]: SettingsWords[K] extends { hint: string } ? K : never }[FieldKey];
-
-function Card({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 export default async function SettingsPage() {
   await requirePagePermission("settings.manage");
@@ -45,6 +42,24 @@ export default async function SettingsPage() {
   const t = await translatorFor("settings");
   const label = (key: FieldKey) => t(`fields.${key}.label`);
   const hint = (key: HintedKey) => t(`fields.${key}.hint`);
+  const optionalHint = (key: FieldKey) =>
+    t.has(`fields.${key as HintedKey}.hint`) ? hint(key as HintedKey) : undefined;
+  // A count of minutes or days, or a limit (an amount or a percentage) that is off when cleared.
+  const fields = (keys: (CountKey | LimitKey)[]) =>
+    keys.map((key) => {
+      const limit = typeof visible[key] !== "number";
+      return (
+        <SettingForm
+          key={key}
+          settingKey={key}
+          label={label(key)}
+          hint={optionalHint(key)}
+          initial={String(visible[key] ?? "")}
+          clearable={limit}
+          clearLabel={limit ? t(`fields.${key as LimitKey}.clear`) : undefined}
+        />
+      );
+    });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">{t("title")}</h1>
@@ -137,93 +152,25 @@ export default async function SettingsPage() {
       </Card>
 
       <Card title={t("cards.approvals")}>
-        <SettingForm
-          settingKey="autoApproveBelow"
-          label={label("autoApproveBelow")}
-          hint={hint("autoApproveBelow")}
-          initial={visible.autoApproveBelow ?? ""}
-          clearable
-          clearLabel={t("fields.autoApproveBelow.clear")}
-        />
-        <SettingForm
-          settingKey="autoApproveRecipientDailySum"
-          label={label("autoApproveRecipientDailySum")}
-          hint={hint("autoApproveRecipientDailySum")}
-          initial={visible.autoApproveRecipientDailySum ?? ""}
-          clearable
-          clearLabel={t("fields.autoApproveRecipientDailySum.clear")}
-        />
-        <SettingForm
-          settingKey="nearDuplicateTolerancePercent"
-          label={label("nearDuplicateTolerancePercent")}
-          hint={hint("nearDuplicateTolerancePercent")}
-          initial={visible.nearDuplicateTolerancePercent ?? ""}
-          clearable
-          clearLabel={t("fields.nearDuplicateTolerancePercent.clear")}
-        />
-        <SettingForm
-          settingKey="twoApprovalsAbove"
-          label={label("twoApprovalsAbove")}
-          hint={hint("twoApprovalsAbove")}
-          initial={visible.twoApprovalsAbove ?? ""}
-          clearable
-          clearLabel={t("fields.twoApprovalsAbove.clear")}
-        />
+        {fields([
+          "autoApproveBelow",
+          "autoApproveRecipientDailySum",
+          "nearDuplicateTolerancePercent",
+          "twoApprovalsAbove",
+        ])}
       </Card>
-
       <Card title={t("cards.operations")}>
-        <SettingForm
-          settingKey="stuckOperationMinutes"
-          label={label("stuckOperationMinutes")}
-          initial={String(visible.stuckOperationMinutes)}
-        />
-        <SettingForm
-          settingKey="balanceDifferenceMinutes"
-          label={label("balanceDifferenceMinutes")}
-          hint={hint("balanceDifferenceMinutes")}
-          initial={String(visible.balanceDifferenceMinutes)}
-        />
+        {fields(["stuckOperationMinutes", "balanceDifferenceMinutes"])}
       </Card>
-
       <Card title={t("cards.retention")}>
-        <SettingForm
-          settingKey="apiCallRetentionDays"
-          label={label("apiCallRetentionDays")}
-          hint={hint("apiCallRetentionDays")}
-          initial={String(visible.apiCallRetentionDays)}
-        />
-        <SettingForm
-          settingKey="failedApiCallRetentionDays"
-          label={label("failedApiCallRetentionDays")}
-          initial={String(visible.failedApiCallRetentionDays)}
-        />
-        <SettingForm
-          settingKey="webhookRetentionDays"
-          label={label("webhookRetentionDays")}
-          hint={hint("webhookRetentionDays")}
-          initial={String(visible.webhookRetentionDays)}
-        />
-        <SettingForm
-          settingKey="refusedWebhookRetentionDays"
-          label={label("refusedWebhookRetentionDays")}
-          initial={String(visible.refusedWebhookRetentionDays)}
-        />
+        {fields([
+          "apiCallRetentionDays",
+          "failedApiCallRetentionDays",
+          "webhookRetentionDays",
+          "refusedWebhookRetentionDays",
+        ])}
       </Card>
-
-      <Card title={t("cards.sessions")}>
-        <SettingForm
-          settingKey="sessionLifetimeMinutes"
-          label={label("sessionLifetimeMinutes")}
-          hint={hint("sessionLifetimeMinutes")}
-          initial={String(visible.sessionLifetimeMinutes)}
-        />
-        <SettingForm
-          settingKey="sessionIdleMinutes"
-          label={label("sessionIdleMinutes")}
-          hint={hint("sessionIdleMinutes")}
-          initial={String(visible.sessionIdleMinutes)}
-        />
-      </Card>
+      <Card title={t("cards.sessions")}>{fields(["sessionLifetimeMinutes", "sessionIdleMinutes"])}</Card>
 
       <TwoFactorPolicySettings settings={visible} />
     </div>

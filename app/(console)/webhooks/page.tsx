@@ -6,12 +6,15 @@ import { OutcomeBadge } from "@/components/webhooks/outcome-badge";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
+import { Select } from "@/components/ui/select";
 import { NoteText } from "@/components/ui/worded-note";
 import { requirePagePermission } from "@/lib/auth/session";
 import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { asWords, noteLine } from "@/lib/i18n/worded-note";
 import { formatDateTime } from "@/lib/time/zone";
 import { inboxFilterSchema, listDeliveries, webhookOutcomes } from "@/lib/webhooks/inbox";
+import { OperationLink } from "@/components/operations/id-links";
+import { OlderPageLink } from "@/components/ui/older-page-link";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("webhooks");
@@ -47,24 +50,14 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       <h1 className="text-2xl font-semibold">{t("inbox")}</h1>
       {filterError && <Alert tone="error">{filterError}</Alert>}
       <form method="get" action="/webhooks" className="flex items-end gap-2">
-        <div className="space-y-1">
-          <label htmlFor="outcome" className="block text-sm font-medium">
-            {t("outcomeLabel")}
-          </label>
-          <select
-            id="outcome"
-            name="outcome"
-            defaultValue={outcome ?? ""}
-            className="rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            <option value="">{t("all")}</option>
-            {webhookOutcomes.map((o) => (
-              <option key={o} value={o}>
-                {t(`outcome.${o}`)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Select label={t("outcomeLabel")} name="outcome" defaultValue={outcome ?? ""}>
+          <option value="">{t("all")}</option>
+          {webhookOutcomes.map((o) => (
+            <option key={o} value={o}>
+              {t(`outcome.${o}`)}
+            </option>
+          ))}
+        </Select>
         <Button type="submit" variant="secondary">
           {t("filter")}
         </Button>
@@ -96,13 +89,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
                 <OutcomeBadge outcome={r.outcome} />
               </Cell>
               <Cell kind="code">
-                {r.operationId ? (
-                  <Link href={`/operations/${r.operationId}`} className="underline">
-                    {r.operationId}
-                  </Link>
-                ) : (
-                  "—"
-                )}
+                <OperationLink id={r.operationId} />
               </Cell>
               <Cell>{r.operationStatus ? anyStatusLabel(names, r.operationStatus) : "—"}</Cell>
               <Cell kind="code">{r.sourceIp ?? "—"}</Cell>
@@ -113,11 +100,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
           ))}
         </DataTable>
       )}
-      {next && (
-        <Link href={next} className="text-sm underline">
-          {t("older")}
-        </Link>
-      )}
+      <OlderPageLink href={next} label={t("older")} />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { servedOverHttps } from "@/lib/http/security-headers";
 import { auditTwoFactor, signingInActor } from "./audit";
 import { remainingRecoveryCodes } from "./recovery-codes";
 import { codeCheckFields, verifySecondFactor } from "./verify";
+import { sleep, type Wait } from "@/lib/time/sleep";
 
 /**
  * The second step of signing in. When the first step (the password, or single sign-on without the
@@ -70,14 +71,12 @@ export async function clearChallengeCookie(): Promise<void> {
   (await cookies()).delete(CHALLENGE_COOKIE);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** The second step: the challenge's token and a code (or a recovery code). */
 export async function completeChallenge(
   token: string,
   code: string,
   now = new Date(),
-  wait: (ms: number) => Promise<void> = sleep,
+  wait: Wait = sleep,
 ): Promise<SignInResult> {
   const db = getDb();
   const tokenHash = hashOf(token);

@@ -60,35 +60,31 @@ export type WebhookItem = {
   processedAt: string | null;
 };
 
+/** The stored fields of a recorded platform call that the pages and the support bundle show. */
+export const SHOWN_CALL_FIELDS = [
+  "method",
+  "path",
+  "httpStatus",
+  "envelopeStatus",
+  "codeError",
+  "message",
+  "traceID",
+  "latencyMs",
+  "error",
+] as const;
+type ShownCallFields = Pick<ApiCall, (typeof SHOWN_CALL_FIELDS)[number]>;
+
 /** A recorded platform call as the pages show it: the stored row, id and time as text, and who made it. */
-export type ApiCallItem = Pick<
-  ApiCall,
-  | "method"
-  | "path"
-  | "httpStatus"
-  | "envelopeStatus"
-  | "codeError"
-  | "message"
-  | "traceID"
-  | "latencyMs"
-  | "error"
-> & { id: string; startedAt: string; actorEmail: string | null };
+export type ApiCallItem = ShownCallFields & { id: string; startedAt: string; actorEmail: string | null };
+
+/** The shown fields of a call, and nothing else it carries. */
+export function shownCallFields(c: ShownCallFields): ShownCallFields {
+  return Object.fromEntries(SHOWN_CALL_FIELDS.map((k) => [k, c[k]])) as ShownCallFields;
+}
 
 /** A recorded platform call as the pages show it (who made it is added by each page its own way). */
 export function presentApiCall(c: ApiCall): Omit<ApiCallItem, "actorEmail"> {
-  return {
-    id: c.id.toString(),
-    startedAt: c.startedAt.toISOString(),
-    method: c.method,
-    path: c.path,
-    httpStatus: c.httpStatus,
-    envelopeStatus: c.envelopeStatus,
-    codeError: c.codeError,
-    message: c.message,
-    traceID: c.traceID,
-    latencyMs: c.latencyMs,
-    error: c.error,
-  };
+  return { id: c.id.toString(), startedAt: c.startedAt.toISOString(), ...shownCallFields(c) };
 }
 
 /** Everything known about one mirrored operation, ready for the browser; null when not mirrored. */

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import type { OperationAmountsText } from "@/lib/operations/amount-text";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus, OperationType } from "@/lib/platform/schemas";
 import { OPERATION_STATUSES } from "@/lib/platform/schemas";
@@ -8,19 +9,13 @@ import type { OperationFilter } from "./filter";
 import { afterCursor, beforeCursor, filterConditions, whereClause } from "./where";
 
 /** One list row as SQL returns it: amounts as exact decimal text, never numbers. */
-export type OperationListRow = {
+export type OperationListRow = OperationAmountsText & {
   id: string;
   dateAdded: Date;
   dateUpdated: Date | null;
   typeOperation: OperationType;
   status: OperationStatus;
   idTransactionMerchant: string;
-  amount: string;
-  amountComission: string | null;
-  currency: string;
-  amountInCurrencyBalance: string | null;
-  amountComissionInCurrencyBalance: string | null;
-  exchangeRate: string | null;
   paymentMethod: string | null;
   bankName: string | null;
   number: string | null;

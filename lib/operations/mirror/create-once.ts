@@ -14,6 +14,7 @@ import type {
 } from "@/lib/platform/requests";
 import type { Operation } from "@/lib/platform/schemas";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
+import { sleep } from "@/lib/time/sleep";
 
 /** Stored with the intent as JSON: amounts and dates are strings, so a resend is byte-for-byte the same. */
 type Stored<T> = Omit<T, "amount" | "clientDateCreated"> & { amount: string; clientDateCreated: string };
@@ -50,8 +51,6 @@ type Platform = Pick<
 type Context = { actorUserId?: string };
 
 const RESENDS = 3;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function send(platform: Platform, creation: Creation, context: Context) {
   switch (creation.kind) {
     case "payIn": {

@@ -1,6 +1,30 @@
 import { Decimal } from "@/lib/money/decimal";
 import type { Operation } from "@/lib/platform/schemas";
 
+// The amounts in the balance currency and the rate between the two.
+const CONVERTED_FIELDS = [
+  "amountInCurrencyBalance",
+  "amountComissionInCurrencyBalance",
+  "exchangeRate",
+] as const;
+const MONEY = [
+  "amountInitial",
+  "amountRandomized",
+  "amount",
+  "amountComission",
+  "currency",
+  ...CONVERTED_FIELDS,
+] as const;
+// The payment details (paymentDetailsData).
+const DETAILS_FIELDS = [
+  "paymentMethod",
+  "detailsBankName",
+  "detailsNameMediator",
+  "detailsNumber",
+  "detailsNumberAdditional",
+  "detailsQrCode",
+] as const;
+
 /**
  * Every field the mirror copies from a platform snapshot, as comparable text: amounts rounded to their
  * column's scale (4 digits, 8 for the rate) in plain notation, timestamps as ISO text, JSON with sorted
@@ -14,36 +38,15 @@ export const MIRRORED_FIELDS = [
   "dateAdded",
   "typeOperation",
   "idTransactionMerchant",
-  "amountInitial",
-  "amountRandomized",
-  "amount",
-  "amountComission",
-  "currency",
-  "amountInCurrencyBalance",
-  "amountComissionInCurrencyBalance",
-  "exchangeRate",
-  "paymentMethod",
-  "detailsBankName",
-  "detailsNameMediator",
-  "detailsNumber",
-  "detailsNumberAdditional",
-  "detailsQrCode",
+  ...MONEY,
+  ...DETAILS_FIELDS,
   "linkPaymentForm",
 ] as const;
 export type MirroredField = (typeof MIRRORED_FIELDS)[number];
 export type MirrorFields = Record<MirroredField, string | null>;
 
 /** Amounts, currency and rate: a difference among them is an amount mismatch. */
-export const MONEY_FIELDS: ReadonlySet<MirroredField> = new Set([
-  "amountInitial",
-  "amountRandomized",
-  "amount",
-  "amountComission",
-  "currency",
-  "amountInCurrencyBalance",
-  "amountComissionInCurrencyBalance",
-  "exchangeRate",
-]);
+export const MONEY_FIELDS: ReadonlySet<MirroredField> = new Set(MONEY);
 
 /** What a webhook may change on its own; anything else it claims is confirmed by a read-back first. */
 export const HINT_FIELDS: ReadonlySet<MirroredField> = new Set(["status", "dateUpdated"]);
@@ -57,15 +60,8 @@ export const LIFECYCLE_FIELDS: ReadonlySet<MirroredField> = new Set([
   "status",
   "dateUpdated",
   "amountComission",
-  "amountInCurrencyBalance",
-  "amountComissionInCurrencyBalance",
-  "exchangeRate",
-  "paymentMethod",
-  "detailsBankName",
-  "detailsNameMediator",
-  "detailsNumber",
-  "detailsNumberAdditional",
-  "detailsQrCode",
+  ...CONVERTED_FIELDS,
+  ...DETAILS_FIELDS,
 ]);
 
 const AMOUNT_SCALE = 4;

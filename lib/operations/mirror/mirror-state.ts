@@ -2,6 +2,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import { comparableDecimal, comparableJson, type MirrorFields } from "@/lib/operations/mirror/mirror-fields";
+import type { OperationAmountsText } from "@/lib/operations/amount-text";
 import type { KeptValues } from "@/lib/operations/mirror/snapshot-row";
 
 /** What the mirror holds for one operation: enough to judge a snapshot, compare it and merge it. */
@@ -16,7 +17,7 @@ export type MirrorState = {
   kept: KeptValues;
 };
 
-type Row = {
+type Row = OperationAmountsText & {
   id: string;
   status: OperationStatus;
   lastSource: SnapshotSource;
@@ -27,12 +28,6 @@ type Row = {
   idTransactionMerchant: string;
   amountInitial: string;
   amountRandomized: string | null;
-  amount: string;
-  amountComission: string | null;
-  currency: string;
-  amountInCurrencyBalance: string | null;
-  amountComissionInCurrencyBalance: string | null;
-  exchangeRate: string | null;
   paymentMethod: string | null;
   detailsBankName: string | null;
   detailsNameMediator: string | null;

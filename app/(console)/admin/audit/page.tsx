@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -11,6 +10,7 @@ import { requirePagePermission } from "@/lib/auth/session";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { formatDateTime } from "@/lib/time/zone";
+import { OlderPageLink } from "@/components/ui/older-page-link";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("admin.audit");
@@ -61,28 +61,17 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         action="/admin/audit"
         className="grid gap-2 sm:grid-cols-3 lg:grid-cols-6 lg:items-end"
       >
-        <Field label={t("filters.actor")} name="actor" defaultValue={value("actor")} errors={errors.actor} />
-        <Field
-          label={t("filters.action")}
-          name="action"
-          defaultValue={value("action")}
-          errors={errors.action}
-          placeholder={ACTION_PREFIX_EXAMPLE}
-        />
-        <Field
-          label={t("filters.target")}
-          name="target"
-          defaultValue={value("target")}
-          errors={errors.target}
-        />
-        <Field
-          label={t("filters.from")}
-          name="from"
-          type="date"
-          defaultValue={value("from")}
-          errors={errors.from}
-        />
-        <Field label={t("filters.to")} name="to" type="date" defaultValue={value("to")} errors={errors.to} />
+        {FILTER_KEYS.map((k) => (
+          <Field
+            key={k}
+            label={t(`filters.${k}`)}
+            name={k}
+            type={k === "from" || k === "to" ? "date" : undefined}
+            placeholder={k === "action" ? ACTION_PREFIX_EXAMPLE : undefined}
+            defaultValue={value(k)}
+            errors={errors[k]}
+          />
+        ))}
         <Button type="submit" variant="secondary">
           {t("filters.submit")}
         </Button>
@@ -124,11 +113,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           ))}
         </DataTable>
       )}
-      {next && (
-        <Link href={next} className="text-sm underline">
-          {t("older")}
-        </Link>
-      )}
+      <OlderPageLink href={next} label={t("older")} />
     </section>
   );
 }

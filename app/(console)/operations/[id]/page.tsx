@@ -16,19 +16,11 @@ import { getOperationDetail } from "@/lib/operations/detail/operation-detail";
 import { canonicalTimeZone, formatDateTime } from "@/lib/time/zone";
 import { isUuid } from "@/lib/uuid";
 import { DetailRow } from "@/components/ui/detail-row";
+import { Card } from "@/components/ui/card";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("operations.detail");
   return { title: t("title") };
-}
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="space-y-2 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
 }
 
 /** The method's name, with the platform's code beside it when the name is not the code. */
@@ -40,6 +32,9 @@ function MethodName({ label, code }: { label: string; code: string }) {
     </>
   );
 }
+
+type MoneyLabel =
+  "amount" | "commission" | "amountBalance" | "commissionBalance" | "amountInitial" | "amountRandomized";
 
 export default async function OperationPage({
   params,
@@ -62,6 +57,11 @@ export default async function OperationPage({
     getTimeZone(),
   ]);
   const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || zone;
+  const moneyRow = (label: MoneyLabel, amount: string | null, currency: string | null) => (
+    <DetailRow label={t(label)}>
+      <Money amount={amount} currency={currency} />
+    </DetailRow>
+  );
   const when = (iso: string | null) => (iso ? `${formatDateTime(new Date(iso), tz, locale)} (${tz})` : "—");
 
   return (
@@ -79,33 +79,21 @@ export default async function OperationPage({
         {can(user.role, "operations.refresh") && <RefreshButton operationId={op.id} />}
       </div>
 
-      <Section title={t("amounts")}>
+      <Card title={t("amounts")}>
         <dl>
-          <DetailRow label={t("amount")}>
-            <Money amount={op.amount} currency={op.currency} />
-          </DetailRow>
-          <DetailRow label={t("commission")}>
-            <Money amount={op.amountComission} currency={op.currency} />
-          </DetailRow>
-          <DetailRow label={t("amountBalance")}>
-            <Money amount={op.amountInCurrencyBalance} currency={op.balanceCurrency} />
-          </DetailRow>
-          <DetailRow label={t("commissionBalance")}>
-            <Money amount={op.amountComissionInCurrencyBalance} currency={op.balanceCurrency} />
-          </DetailRow>
+          {moneyRow("amount", op.amount, op.currency)}
+          {moneyRow("commission", op.amountComission, op.currency)}
+          {moneyRow("amountBalance", op.amountInCurrencyBalance, op.balanceCurrency)}
+          {moneyRow("commissionBalance", op.amountComissionInCurrencyBalance, op.balanceCurrency)}
           <DetailRow label={t("rate")}>
             <Rate rate={op.exchangeRate} from={op.balanceCurrency} to={op.currency} />
           </DetailRow>
-          <DetailRow label={t("amountInitial")}>
-            <Money amount={op.amountInitial} currency={op.currency} />
-          </DetailRow>
-          <DetailRow label={t("amountRandomized")}>
-            <Money amount={op.amountRandomized} currency={op.currency} />
-          </DetailRow>
+          {moneyRow("amountInitial", op.amountInitial, op.currency)}
+          {moneyRow("amountRandomized", op.amountRandomized, op.currency)}
         </dl>
-      </Section>
+      </Card>
 
-      <Section title={t("details")}>
+      <Card title={t("details")}>
         <dl>
           <DetailRow label={t("merchantId")}>{op.idTransactionMerchant}</DetailRow>
           <DetailRow label={t("created")}>{when(op.dateAdded)}</DetailRow>
@@ -141,21 +129,21 @@ export default async function OperationPage({
           </DetailRow>
           {op.stuckFlaggedAt && <DetailRow label={t("flaggedStuck")}>{when(op.stuckFlaggedAt)}</DetailRow>}
         </dl>
-      </Section>
+      </Card>
 
-      <Section title={t("timeline")}>
+      <Card title={t("timeline")}>
         <Timeline entries={op.timeline} tz={tz} />
-      </Section>
+      </Card>
 
-      <Section title={t("webhooks")}>
+      <Card title={t("webhooks")}>
         <WebhookDeliveries webhooks={op.webhooks} tz={tz} />
-      </Section>
+      </Card>
 
-      <Section title={t("apiCalls")}>
+      <Card title={t("apiCalls")}>
         <ApiCalls calls={op.apiCalls} tz={tz} />
-      </Section>
+      </Card>
 
-      <Section title={t("raw")}>
+      <Card title={t("raw")}>
         <details>
           <summary className="cursor-pointer text-sm">{t("showRaw")}</summary>
           <pre
@@ -165,7 +153,7 @@ export default async function OperationPage({
             {JSON.stringify(op.raw, null, 2)}
           </pre>
         </details>
-      </Section>
+      </Card>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { requirePagePermission } from "@/lib/auth/session";
 import { asWords } from "@/lib/i18n/worded-note";
 import { formatDateTime } from "@/lib/time/zone";
 import { deliveryIdSchema, getDelivery } from "@/lib/webhooks/inbox";
+import { OperationLink, TraceLink } from "@/components/operations/id-links";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("webhooks.delivery");
@@ -55,26 +56,13 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
         <dd className="font-mono">{d.sourceIp ?? t("unknown")}</dd>
         <dt className="text-zinc-500">{t("operation")}</dt>
         <dd className="font-mono">
-          {d.operationId ? (
-            <Link href={`/operations/${d.operationId}`} className="underline">
-              {d.operationId}
-            </Link>
-          ) : (
-            "—"
-          )}{" "}
-          {d.operationStatus && anyStatusLabel(names, d.operationStatus)}
+          <OperationLink id={d.operationId} /> {d.operationStatus && anyStatusLabel(names, d.operationStatus)}
         </dd>
         <dt className="text-zinc-500">traceID</dt>
         <dd className="font-mono">{d.traceID ?? "—"}</dd>
         <dt className="text-zinc-500">{t("readBackTraceID")}</dt>
         <dd className="font-mono">
-          {d.readBackTraceID ? (
-            <Link href={`/trace?q=${encodeURIComponent(d.readBackTraceID)}`} className="underline">
-              {d.readBackTraceID}
-            </Link>
-          ) : (
-            "—"
-          )}
+          <TraceLink traceID={d.readBackTraceID} />
         </dd>
         <dt className="text-zinc-500">{t("bodySize")}</dt>
         <dd>{t("bytes", { count: d.bodyBytes })}</dd>
