@@ -3,12 +3,12 @@ import type { Messages } from "next-intl";
 import { createTranslator } from "use-intl/core";
 import { z } from "zod";
 import { getDb } from "@/lib/db";
-import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { maskNumbersInJsonText } from "@/lib/recipients/mask";
 import {
   presentApiCall,
   type ApiCallItem,
   type OperationDetail,
+  type WebhookItem,
 } from "@/lib/operations/detail/operation-detail";
 import { buildTimeline } from "@/lib/operations/detail/timeline";
 import type { Locale } from "@/lib/i18n/locales";
@@ -53,19 +53,7 @@ export type TraceCall = Omit<ApiCallItem, "actorEmail"> & {
   response: unknown;
 };
 
-export type TraceWebhook = {
-  id: string;
-  receivedAt: string;
-  outcome: WebhookOutcome;
-  /** The stored note (lib/webhooks/outcome-notes.ts), worded where it is shown. */
-  outcomeCode: string | null;
-  outcomeArgs: unknown;
-  outcomeDetail: string | null;
-  operationId: string | null;
-  operationStatus: OperationStatus | null;
-  traceID: string | null;
-  readBackTraceID: string | null;
-};
+export type TraceWebhook = Omit<WebhookItem, "processedAt"> & { operationId: string | null };
 
 /** An operation found by the lookup: the head of its detail page and its timeline. */
 export type TraceOperation = Pick<
