@@ -6,18 +6,10 @@
  * Pure: no database, no server-only (the operation page's component words it too).
  */
 import { argsObject, count, instant, list, text, type WordedNote, type Words } from "@/lib/i18n/worded-note";
+import type { UnconfirmedReason } from "@/lib/operations/mirror/apply-snapshot";
 
 /** A refused or malformed body keeps only its first bytes: how many, of how many. */
 export type Cut = { cut?: { kept: number; total: number; totalKind: "exact" | "declared" | "atLeast" } };
-
-/** Why a hint was confirmed by a read-back rather than applied on its word (apply-snapshot.ts). */
-export type UnconfirmedReason =
-  | { why: "notMirrored" }
-  | { why: "finalStatus"; status: string }
-  | { why: "dateAhead"; at: string }
-  | { why: "differsFromMirror"; fields: string[] }
-  /** no reason given (apply-snapshot always gives one) */
-  | { why: "unconfirmed" };
 
 /** What an applied snapshot did when it was not news (null traceID: the webhook carried none). */
 export type AppliedNote = "alreadyMirrored" | "olderThanMirror" | "wouldChangeFinal";

@@ -13,7 +13,8 @@ import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { parseWebhookBody } from "@/lib/platform/webhook-body";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { type AppliedNote, type OutcomeNote, type UnconfirmedReason } from "@/lib/webhooks/outcome-notes";
+import type { UnconfirmedReason } from "@/lib/operations/mirror/apply-snapshot";
+import { type AppliedNote, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
 
 /** A failed read-back is retried on later passes; after this many attempts the delivery is `failed`. */
 export const MAX_PROCESSING_ATTEMPTS = 8;

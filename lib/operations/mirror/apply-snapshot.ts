@@ -13,7 +13,6 @@ import {
 import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
 import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
 import { isFinal, statusRank } from "@/lib/operations/status";
-import type { UnconfirmedReason } from "@/lib/webhooks/outcome-notes";
 
 /*
  * The mirror's one entry point. Every snapshot of an operation (creation answer, webhook, read-back,
@@ -85,6 +84,15 @@ export type IncomingSnapshot = {
   receivedAt: Date;
   fields: Partial<MirrorFields>;
 };
+
+/** Why a hint was confirmed by a read-back rather than applied on its word (a webhook delivery stores it as its note). */
+export type UnconfirmedReason =
+  | { why: "notMirrored" }
+  | { why: "finalStatus"; status: string }
+  | { why: "dateAhead"; at: string }
+  | { why: "differsFromMirror"; fields: string[] }
+  /** no reason given (apply-snapshot always gives one) */
+  | { why: "unconfirmed" };
 
 export type Judgement = { outcome: ApplyOutcome; differences: MirroredField[]; reason?: UnconfirmedReason };
 
