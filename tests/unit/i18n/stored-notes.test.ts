@@ -40,7 +40,11 @@ const writtenOutcomeCodes = new Set([
   // what a snapshot did, as the `then` of a read-back or a note of its own
   ...literals(["lib/webhooks/process.ts"], /^\s+return "(\w+)";$/gm),
 ]);
-const writtenReasons = literals(["lib/operations/mirror/apply-snapshot.ts"], /\bwhy: "(\w+)"/g);
+// written values only (an object literal after "(" or "reason: "), not the type that lists them
+const writtenReasons = literals(
+  ["lib/operations/mirror/apply-snapshot.ts"],
+  /(?:\(|reason: )\{ why: "(\w+)"/g,
+);
 const writtenStopCodes = literals(["lib/reconcile/run.ts"], /\bcode: "(\w+)"/g);
 const writtenErrorCodes = literals(["lib/reconcile/run.ts"], /\berrorCode: "(\w+)"/g);
 
