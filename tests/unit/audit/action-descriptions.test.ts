@@ -52,6 +52,10 @@ function actionExpressions(source: string): string[] {
   for (const call of source.matchAll(/(?<!function )\bauditTwoFactor\([^,()]+,\s*/g)) {
     found.push(expressionAt(source, call.index + call[0].length));
   }
+  // the preference saver takes the action as its fourth argument
+  for (const call of source.matchAll(/(?<!function )\bsavePreference\((?:[^,()]+,\s*){3}/g)) {
+    found.push(expressionAt(source, call.index + call[0].length));
+  }
   return found;
 }
 
