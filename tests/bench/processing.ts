@@ -4,6 +4,7 @@
 // 1 and then 2 worker processes (scripts/worker.ts). The platform answers read-backs after
 // BENCH_READBACK_LATENCY_MS (default 20 ms): the remote platform's latency is what bounds a worker.
 // Measured: processed events/s, inbox lag p50/p99 (received → processed), worker CPU, lost events.
+// BENCH_CHILD_STDERR=1 shows the web and worker processes' errors (they are silent otherwise).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
