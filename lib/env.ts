@@ -107,7 +107,7 @@ export const envSchema = z
     WEBHOOK_REFUSED_PER_MINUTE: positiveInt(60, "a whole number of requests"),
     TRUSTED_PROXIES: cidrList,
     /** Webhook processing loops per worker process: read-backs in flight at once. */
-    WEBHOOK_PROCESSING_CONCURRENCY: positiveInt(8, "a whole number of loops"),
+    WEBHOOK_PROCESSING_CONCURRENCY: positiveInt(16, "a whole number of loops"),
     /** The language of a user with no saved preference whose browser asks for neither ru nor en. */
     DEFAULT_LOCALE: z.enum(["ru", "en"], { error: "must be ru or en" }).default("ru"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),

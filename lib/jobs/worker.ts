@@ -6,7 +6,7 @@ import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
 import { jobs, MAINTENANCE_INTERVAL_SECONDS, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
 import { getLog } from "@/lib/log";
 import { getPlatformClient } from "@/lib/platform/from-env";
-import { processPendingWebhooks } from "@/lib/webhooks/process";
+import { startProcessingLoops } from "@/lib/webhooks/processing-loops";
 
 // Held while a worker creates its queues and schedules: pg-boss creates a table per queue, and two workers
 // doing that at once on a fresh database deadlock (seen starting a Procfile with worker=2).
@@ -25,7 +25,6 @@ async function whileHoldingSetupLock(fn: () => Promise<void>): Promise<void> {
 
 export type Worker = { stop: (timeoutMs?: number) => Promise<void>; boss: PgBoss };
 
-const IDLE_POLL_MS = 250;
 // On-demand jobs (a pay-out to submit) are picked up within half a second, several at a time per
 // worker, so one slow platform call does not hold up the next approval.
 const TASK_POLL_SECONDS = 0.5;
@@ -89,31 +88,18 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
   // The mirror catches up at once after a start instead of waiting for the first schedule.
   await boss.send(jobs.reconcileIncremental.queue, {});
 
-  let running = true;
-  const loop = async () => {
-    while (running) {
-      try {
-        const handled = await processPendingWebhooks(platform, 200);
-        if (handled === 0) await new Promise((r) => setTimeout(r, IDLE_POLL_MS));
-      } catch (error) {
-        log.error({ err: error }, "webhook processing failed");
-        await new Promise((r) => setTimeout(r, IDLE_POLL_MS * 4));
-      }
-    }
-  };
-  // Each loop claims one delivery at a time and waits for its read-back: the platform's latency, not this
-  // process's CPU, bounds a loop, so a worker runs several.
-  const loops = Array.from({ length: options.webhookLoops ?? getEnv().WEBHOOK_PROCESSING_CONCURRENCY }, () =>
-    loop(),
+  const webhookLoops = startProcessingLoops(
+    platform,
+    options.webhookLoops ?? getEnv().WEBHOOK_PROCESSING_CONCURRENCY,
+    (error) => log.error({ err: error }, "webhook processing failed"),
   );
 
   return {
     boss,
-    // Webhook loops finish their batch; jobs in progress get up to timeoutMs to finish, then are left
-    // to expire and be retried by another worker.
+    // Webhook loops finish the delivery each holds; jobs in progress get up to timeoutMs to finish, then
+    // are left to expire and be retried by another worker.
     stop: async (timeoutMs = 20_000) => {
-      running = false;
-      await Promise.all(loops);
+      await webhookLoops.stop();
       await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
     },
   };

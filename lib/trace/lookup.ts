@@ -89,13 +89,22 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
   const db = getDb();
   const variants = isUuid(q) ? [...new Set([q, q.toLowerCase()])] : [q];
 
-  const [tracedCalls, tracedWebhooks] = await Promise.all([
-    db.apiCall.findMany({ where: { traceID: { in: variants } }, select: { id: true }, take: LIMIT }),
+  // Every reading of the text is asked at once (one round trip's wait, not five in a row): each is an
+  // index probe, and which one counts is decided below in the same order as before.
+  const [tracedCalls, tracedWebhooks, byId, opByMerchant, callByMerchant] = await Promise.all([
+    db.apiCall.findMany({
+      where: { traceID: { in: variants } },
+      select: { id: true, operationId: true, idTransactionMerchant: true },
+      take: LIMIT,
+    }),
     db.webhookDelivery.findMany({
       where: { OR: [{ traceID: { in: variants } }, { readBackTraceID: { in: variants } }] },
       select: { id: true, operationId: true },
       take: LIMIT,
     }),
+    isUuid(q) ? db.operation.findUnique({ where: { id: q.toLowerCase() }, select: { id: true } }) : null,
+    db.operation.findFirst({ where: { idTransactionMerchant: q }, select: { id: true } }),
+    db.apiCall.findFirst({ where: { idTransactionMerchant: q }, select: { id: true } }),
   ]);
 
   let matchedBy: TraceLookup["matchedBy"] = null;
@@ -105,34 +114,27 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
 
   if (callIds.length || webhookIds.length) {
     matchedBy = "traceID";
-    const calls = await db.apiCall.findMany({
-      where: { id: { in: callIds } },
-      select: { operationId: true, idTransactionMerchant: true },
-    });
     const ids = new Set<string>();
-    for (const c of calls) if (c.operationId) ids.add(c.operationId);
+    for (const c of tracedCalls) if (c.operationId) ids.add(c.operationId);
     for (const w of tracedWebhooks) if (w.operationId) ids.add(w.operationId);
-    const merchantIds = calls.map((c) => c.idTransactionMerchant).filter((m): m is string => m !== null);
+    const merchantIds = tracedCalls
+      .map((c) => c.idTransactionMerchant)
+      .filter((m): m is string => m !== null);
     const ops = await db.operation.findMany({
       where: { OR: [{ id: { in: [...ids] } }, { idTransactionMerchant: { in: merchantIds } }] },
       select: { id: true },
       take: LIMIT,
     });
     operationFilter = { id: { in: ops.map((o) => o.id) } };
-  } else {
-    const byId = isUuid(q)
-      ? await db.operation.findUnique({ where: { id: q.toLowerCase() }, select: { id: true } })
-      : null;
-    if (byId) {
-      matchedBy = "operationId";
-      operationFilter = { id: { in: [byId.id] } };
-    } else if ((await db.operation.count({ where: { idTransactionMerchant: q }, take: 1 })) > 0) {
-      matchedBy = "idTransactionMerchant";
-      operationFilter = { idTransactionMerchant: q };
-    } else if ((await db.apiCall.count({ where: { idTransactionMerchant: q }, take: 1 })) > 0) {
-      // A creation the platform refused: calls exist, the operation does not.
-      matchedBy = "idTransactionMerchant";
-    }
+  } else if (byId) {
+    matchedBy = "operationId";
+    operationFilter = { id: { in: [byId.id] } };
+  } else if (opByMerchant) {
+    matchedBy = "idTransactionMerchant";
+    operationFilter = { idTransactionMerchant: q };
+  } else if (callByMerchant) {
+    // A creation the platform refused: calls exist, the operation does not.
+    matchedBy = "idTransactionMerchant";
   }
 
   const operations = operationFilter
@@ -153,23 +155,29 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
         select: { id: true },
         take: LIMIT,
       }),
-      db.webhookDelivery.findMany({
-        where: { operationId: { in: ids } },
-        select: { id: true },
-        take: LIMIT,
-      }),
+      ids.length
+        ? db.webhookDelivery.findMany({
+            where: { operationId: { in: ids } },
+            select: { id: true },
+            take: LIMIT,
+          })
+        : [],
     ]);
     callIds = calls.map((c) => c.id);
     webhookIds = webhooks.map((w) => w.id);
   }
 
   const [calls, webhooks] = await Promise.all([
-    db.apiCall.findMany({
-      where: { id: { in: callIds } },
-      include: { actor: { select: { email: true, role: true } } },
-      orderBy: { startedAt: "asc" },
-    }),
-    db.webhookDelivery.findMany({ where: { id: { in: webhookIds } }, orderBy: { receivedAt: "asc" } }),
+    callIds.length
+      ? db.apiCall.findMany({
+          where: { id: { in: callIds } },
+          include: { actor: { select: { email: true, role: true } } },
+          orderBy: { startedAt: "asc" },
+        })
+      : [],
+    webhookIds.length
+      ? db.webhookDelivery.findMany({ where: { id: { in: webhookIds } }, orderBy: { receivedAt: "asc" } })
+      : [],
   ]);
 
   return {

@@ -4,8 +4,9 @@
 // 1 and then 2 worker processes (scripts/worker.ts). The platform answers read-backs after
 // BENCH_READBACK_LATENCY_MS (default 20 ms): the remote platform's latency is what bounds a worker.
 // Measured: processed events/s, inbox lag p50/p99 (received → processed), worker CPU, lost events.
+// BENCH_CHILD_STDERR=1 shows the web and worker processes' errors (they are silent otherwise).
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
@@ -26,7 +27,11 @@ function tsxProcess(script: string, args: string[], env: NodeJS.ProcessEnv): Chi
   return spawn(
     process.execPath,
     ["--conditions=react-server", "--import", "tsx", path.join(projectRoot, script), ...args],
-    { cwd: projectRoot, env: { ...env, NODE_ENV: "production" }, stdio: "ignore" },
+    {
+      cwd: projectRoot,
+      env: { ...env, NODE_ENV: "production" },
+      stdio: ["ignore", "ignore", process.env.BENCH_CHILD_STDERR ? "inherit" : "ignore"],
+    },
   );
 }
 
@@ -206,6 +211,7 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ latencyMs: READBACK_LATENCY_MS }),
     });
+    const pathSecret = randomBytes(24).toString("base64url");
     const bodies = events(await seededOperations(sandbox.url, sandbox.token, 20_000), RATE * SECONDS);
     const env = {
       ...ctx.appEnv,
@@ -213,6 +219,8 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
       PLATFORM_TOKEN: sandbox.token,
       DATABASE_POOL_SIZE: "10",
       LOG_LEVEL: "warn",
+      // The receiver requires the secret path segment, as in production.
+      WEBHOOK_PATH_SECRET: pathSecret,
     };
     web = tsxProcess(
       "scripts/server.ts",
@@ -227,7 +235,7 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
       if (ok) break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const webhookUrl = `http://127.0.0.1:${port}/api/webhooks/platform`;
+    const webhookUrl = `http://127.0.0.1:${port}/api/webhooks/platform/${pathSecret}`;
     const figures: BenchFigure[] = [
       {
         name: "processing: platform read-back latency (sandbox fault)",

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_outcome_id_idx" ON "WebhookDelivery"("outcome", "id");
+
