@@ -2,7 +2,12 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
-import { applySnapshot, SKEW_MS, type ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
+import {
+  applySnapshot,
+  SKEW_MS,
+  type ApplyOutcome,
+  type UnconfirmedReason,
+} from "@/lib/operations/mirror/apply-snapshot";
 import {
   fieldsOfSnapshot,
   HINT_FIELDS,
@@ -13,8 +18,6 @@ import { isFinal, statusRank } from "@/lib/operations/status";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { parseWebhookBody } from "@/lib/platform/webhook-body";
-import { Prisma } from "@/lib/generated/prisma/client";
-import type { UnconfirmedReason } from "@/lib/operations/mirror/apply-snapshot";
 import { type AppliedNote, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
 
 /** A failed read-back is retried on later passes; after this many attempts the delivery is `failed`. */
