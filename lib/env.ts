@@ -188,3 +188,11 @@ function isCidr(value: string): boolean {
   const n = Number(bits);
   return /^\d+$/.test(bits) && n <= (v4 ? 32 : 128);
 }
+
+/**
+ * Whether this is a development server (`next dev`), read alone so that code which runs where the rest
+ * of the environment is not set (tests, scripts) can ask it; unset is not development.
+ */
+export function isDevelopmentServer(): boolean {
+  return process.env.NODE_ENV === "development";
+}

@@ -1,6 +1,7 @@
 import "server-only";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { isDevelopmentServer } from "@/lib/env";
 import type { Locale } from "@/lib/i18n/locales";
 
 export type Messages = Record<string, unknown>;
@@ -21,6 +22,6 @@ export function messagesFor(locale: Locale): Messages {
     .sort()) {
     messages[file.slice(0, -".json".length)] = JSON.parse(readFileSync(path.join(folder, file), "utf8"));
   }
-  if (process.env.NODE_ENV !== "development") loaded.set(locale, messages);
+  if (!isDevelopmentServer()) loaded.set(locale, messages);
   return messages;
 }
