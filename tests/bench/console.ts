@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getDb } from "@/lib/db";
@@ -6,6 +5,7 @@ import { encodeCursor } from "@/lib/operations/list/cursor";
 import { parseOperationFilter, type OperationFilter } from "@/lib/operations/list/filter";
 import { countByStatus, listOperations } from "@/lib/operations/list/queries";
 import { filterConditions, whereClause } from "@/lib/operations/list/where";
+import { runBenchChild } from "./child-result";
 import type { ExportChildResult } from "./console/export-child";
 import { fillMirror } from "./console/fill";
 import { measureFirstLoad } from "./console/first-load";
@@ -41,7 +41,6 @@ const DIGIT_SAMPLES = 3;
 const DEEP_FRACTION = 0.9;
 const ZONE = "Europe/Moscow";
 const DAY_MS = 86_400_000;
-const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const EXPORT_CHILD = path.join(import.meta.dirname, "console", "export-child.ts");
 
 type Stats = { p50: number; p95: number };
@@ -237,32 +236,8 @@ async function benchSearch(): Promise<BenchFigure[]> {
   return figures;
 }
 
-function runExportChild(databaseUrl: string, nodeFlags: string[] = []): Promise<ExportChildResult> {
-  return new Promise<ExportChildResult>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...nodeFlags, "--import", "tsx", "--conditions=react-server", EXPORT_CHILD],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrl },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0)
-        return reject(new Error(`export child exited with ${code}: ${stderr.trim().slice(-2000)}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split("\n").pop() ?? "") as ExportChildResult);
-      } catch {
-        reject(new Error(`export child printed no result: ${stdout.slice(-500)} ${stderr.slice(-500)}`));
-      }
-    });
-  });
+function runExportChild(databaseUrl: string): Promise<ExportChildResult> {
+  return runBenchChild<ExportChildResult>(EXPORT_CHILD, databaseUrl);
 }
 
 /** Peak memory varies from run to run with V8's and malloc's timing: the worst of a few runs counts. */

@@ -2,13 +2,13 @@
 // 100,000 postings (memory of the process rendering it) and 365 days of ledger balance history.
 // `npm run bench -- statements --only=xlsx --operations=400000`: only the export, over a smaller mirror
 // (the export needs 100,000 postings in the last 30 days: 400,000 operations hold about 220,000).
-import { spawn } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { getDb } from "@/lib/db";
 import { dailyClosings } from "@/lib/ledger/balance";
 import { postingsPage } from "@/lib/ledger/postings";
 import { statementSummary, type StatementPeriod } from "@/lib/ledger/statement";
+import { runBenchChild } from "./child-result";
 import { fillMirror } from "./console/fill";
 import type { BenchFigure } from "./sandbox";
 import type { XlsxChildResult } from "./statements/xlsx-child";
@@ -22,7 +22,6 @@ const WARM_UP_POSTINGS = 5_000;
 const RUNS = 3;
 /** Peak memory varies from run to run with V8's and malloc's timing: the worst run counts. */
 const EXPORT_RUNS = 2;
-const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const XLSX_CHILD = path.join(import.meta.dirname, "statements", "xlsx-child.ts");
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -42,30 +41,9 @@ async function measure(fn: () => Promise<unknown>): Promise<{ cold: number; best
 }
 
 function runXlsxChild(databaseUrl: string, arg: object): Promise<XlsxChildResult> {
-  return new Promise<XlsxChildResult>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--expose-gc", "--import", "tsx", "--conditions=react-server", XLSX_CHILD, JSON.stringify(arg)],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrl },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0)
-        return reject(new Error(`xlsx child exited with ${code}: ${stderr.trim().slice(-2000)}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split("\n").pop() ?? "") as XlsxChildResult);
-      } catch {
-        reject(new Error(`xlsx child printed no result: ${stdout.slice(-500)} ${stderr.slice(-500)}`));
-      }
-    });
+  return runBenchChild<XlsxChildResult>(XLSX_CHILD, databaseUrl, {
+    nodeFlags: ["--expose-gc"],
+    args: [JSON.stringify(arg)],
   });
 }
 

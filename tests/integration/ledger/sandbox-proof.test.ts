@@ -23,6 +23,17 @@ afterAll(async () => {
   await restore();
 });
 
+/** At `now`, the ledger's available balance equals GET /balance and its holds the sandbox's reserved amount; returns the ledger's balance. */
+async function expectLedgerToEqualPlatform(now: Date) {
+  const read = await readBalance(now);
+  const ledger = await ledgerBalanceAt(now);
+  expect(ledger.available.toFixed(4)).toBe(Number(read.amountInCurrencyBalance).toFixed(4));
+  const merchants = (await control(sandbox, "GET", "/merchants")) as Merchant[];
+  const other = merchants.find((m) => m.id === "other")!;
+  expect(ledger.holds.toFixed(4)).toBe(Number(other.balance.reserved).toFixed(4));
+  return ledger;
+}
+
 type Merchant = { id: string; balance: { available: string; reserved: string } };
 
 async function resetAll(): Promise<void> {
@@ -72,12 +83,7 @@ describe("balance proof against the sandbox", () => {
           expect(run.status).toBe("completed");
           expect(await getDb().operation.count()).toBe(count);
           const now = new Date(Date.now() + 60_000);
-          const read = await readBalance(now);
-          const ledger = await ledgerBalanceAt(now);
-          expect(ledger.available.toFixed(4)).toBe(Number(read.amountInCurrencyBalance).toFixed(4));
-          const merchants = (await control(sandbox, "GET", "/merchants")) as Merchant[];
-          const other = merchants.find((m) => m.id === "other")!;
-          expect(ledger.holds.toFixed(4)).toBe(Number(other.balance.reserved).toFixed(4));
+          const ledger = await expectLedgerToEqualPlatform(now);
           const proof = await proofStatus();
           expect(proof.state).toBe("matches");
           const from = new Date(now.getTime() - 25 * 86_400_000);
@@ -125,12 +131,7 @@ describe("balance proof against the sandbox", () => {
           const currencies = await getDb().operation.groupBy({ by: ["currency"], _count: { _all: true } });
           expect(currencies.map((c) => c.currency).sort()).toEqual(expect.arrayContaining(["AZN", "KZT"]));
           const now = new Date(Date.now() + 60_000);
-          const read = await readBalance(now);
-          const ledger = await ledgerBalanceAt(now);
-          expect(ledger.available.toFixed(4)).toBe(Number(read.amountInCurrencyBalance).toFixed(4));
-          const merchants = (await control(sandbox, "GET", "/merchants")) as Merchant[];
-          const other = merchants.find((m) => m.id === "other")!;
-          expect(ledger.holds.toFixed(4)).toBe(Number(other.balance.reserved).toFixed(4));
+          await expectLedgerToEqualPlatform(now);
         },
       ),
       { numRuns: 5 },
