@@ -199,7 +199,12 @@ async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> 
   }
 }
 
-export async function startSandboxProcess(): Promise<{ url: string; token: string; stop: () => void }> {
+export async function startSandboxProcess(): Promise<{
+  url: string;
+  token: string;
+  pid: number | undefined;
+  stop: () => void;
+}> {
   const child = fork(path.join(import.meta.dirname, "sandbox-process.ts"), [], {
     execArgv: ["--import", "tsx"],
     stdio: "ignore",
@@ -208,7 +213,7 @@ export async function startSandboxProcess(): Promise<{ url: string; token: strin
     child.once("message", (m) => resolve(m as { url: string; token: string }));
     child.once("exit", (code) => reject(new Error(`sandbox process exited with ${code}`)));
   });
-  return { url, token, stop: () => child.kill("SIGTERM") };
+  return { url, token, pid: child.pid, stop: () => child.kill("SIGTERM") };
 }
 
 async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> {

@@ -2,12 +2,14 @@
 // statuses that need a read-back from the platform) into the production webhook receiver
 // (scripts/server.ts, the code `npm start` runs, here with --webhooks-only so no build is needed), with
 // 1 and then 2 worker processes (scripts/worker.ts). The platform answers read-backs after
-// BENCH_READBACK_LATENCY_MS (default 20 ms): the remote platform's latency is what bounds a worker.
+// BENCH_READBACK_LATENCY_MS (default 20 ms). A second scenario makes the platform the bottleneck (read-backs
+// answered after 250 ms, 200 events/s for 30 s): there a worker's processing loops spend their time
+// waiting, and a second worker process should raise the processed rate.
 // Measured: processed events/s, inbox lag p50/p99 (received → processed), worker CPU, lost events.
 // BENCH_CHILD_STDERR=1 shows the web and worker processes' errors (they are silent otherwise).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../../scripts/lib/embedded-postgres";
@@ -15,9 +17,16 @@ import { projectRoot } from "../../scripts/lib/database";
 import { startSandboxProcess } from "./integration";
 import type { BenchFigure } from "./sandbox";
 
-const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 500);
-const SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 60);
-const READBACK_LATENCY_MS = Number(process.env.BENCH_READBACK_LATENCY_MS ?? 20);
+type Scenario = { label: string; rate: number; seconds: number; readBackLatencyMs: number };
+const SCENARIOS: Scenario[] = [
+  {
+    label: "",
+    rate: Number(process.env.BENCH_WEBHOOK_RATE ?? 500),
+    seconds: Number(process.env.BENCH_WEBHOOK_SECONDS ?? 60),
+    readBackLatencyMs: Number(process.env.BENCH_READBACK_LATENCY_MS ?? 20),
+  },
+  { label: "read-back-bound, ", rate: 200, seconds: 30, readBackLatencyMs: 250 },
+];
 const DRAIN_LIMIT_MS = 120_000;
 const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** digits;
 
@@ -42,6 +51,28 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
 }
+
+/** CPU seconds of every PostgreSQL process (the server and its backends). */
+async function postgresCpuSeconds(): Promise<number> {
+  const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+  const comms = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/comm`, "utf8").catch(() => "")));
+  const postgres = pids.filter((_, i) => comms[i]!.trim() === "postgres");
+  const seconds = await Promise.all(postgres.map((pid) => cpuSeconds(Number(pid))));
+  return seconds.reduce((sum, s) => sum + s, 0);
+}
+
+/** CPU seconds so far of each process in the pipeline: where the machine's cores go per event. */
+async function pipelineCpu(pids: { web?: number; sandbox?: number; workers: (number | undefined)[] }) {
+  const own = process.cpuUsage();
+  return {
+    sender: (own.user + own.system) / 1e6,
+    web: await cpuSeconds(pids.web),
+    sandbox: await cpuSeconds(pids.sandbox),
+    workers: (await Promise.all(pids.workers.map((pid) => cpuSeconds(pid)))).reduce((s, c) => s + c, 0),
+    postgres: await postgresCpuSeconds(),
+  };
+}
+type PipelineCpu = Awaited<ReturnType<typeof pipelineCpu>>;
 
 async function seededOperations(url: string, token: string, count: number): Promise<WireOperation[]> {
   const control = (p: string, body: unknown) =>
@@ -93,17 +124,21 @@ async function run(ctx: {
   webhookUrl: string;
   bodies: string[];
   workers: number;
+  scenario: Scenario;
+  pids: { web?: number; sandbox?: number };
 }): Promise<BenchFigure[]> {
+  const { rate, seconds } = ctx.scenario;
   await resetInbox(ctx.databaseUrl);
   const workers = Array.from({ length: ctx.workers }, () => tsxProcess("scripts/worker.ts", [], ctx.env));
   await new Promise((r) => setTimeout(r, 8_000)); // workers started, pg-boss schema ready
-  const cpuBefore = await Promise.all(workers.map((w) => cpuSeconds(w.pid)));
-  const perTick = RATE / 100;
+  const pids = { ...ctx.pids, workers: workers.map((w) => w.pid) };
+  const cpuBefore = await pipelineCpu(pids);
+  const perTick = rate / 100;
   let sent = 0;
   let failed = 0;
   const inFlight = new Set<Promise<void>>();
   const started = performance.now();
-  for (let tick = 0; tick < SECONDS * 100; tick++) {
+  for (let tick = 0; tick < seconds * 100; tick++) {
     const due = started + tick * 10;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -138,7 +173,8 @@ async function run(ctx: {
     if (Number(rows[0]?.n) === 0 || Date.now() - drainStarted > DRAIN_LIMIT_MS) break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  const cpuAfter = await Promise.all(workers.map((w) => cpuSeconds(w.pid)));
+  const cpuAfter = await pipelineCpu(pids);
+  const elapsed = sendSeconds + (Date.now() - drainStarted) / 1000;
   const { rows } = await client.query<{
     stored: string;
     pending: string;
@@ -156,7 +192,7 @@ async function run(ctx: {
             extract(epoch FROM max("processedAt") - min("receivedAt")) AS span,
             count(*) FILTER (WHERE "readBackTraceID" IS NOT NULL) AS finals
      FROM "WebhookDelivery", (SELECT min("receivedAt") AS min_at FROM "WebhookDelivery") m`,
-    [SECONDS],
+    [seconds],
   );
   await client.end();
   await Promise.all(
@@ -170,12 +206,15 @@ async function run(ctx: {
   const r = rows[0]!;
   const stored = Number(r.stored);
   const lost = sent - failed - stored;
-  const cpu = cpuAfter.reduce((s, c, i) => s + c - (cpuBefore[i] ?? 0), 0);
-  const label = `${ctx.workers} worker${ctx.workers > 1 ? "s" : ""}`;
+  const used = (k: keyof PipelineCpu) => cpuAfter[k] - cpuBefore[k];
+  const share = (k: keyof PipelineCpu) => `${k} ${round((used(k) / elapsed) * 100)} %`;
+  const processedCount = stored - Number(r.pending);
+  const total = (Object.keys(cpuAfter) as (keyof PipelineCpu)[]).reduce((s, k) => s + used(k), 0);
+  const label = `${ctx.scenario.label}${ctx.workers} worker${ctx.workers > 1 ? "s" : ""}`;
   const p99 = round(Number(r.p99), 2);
   return [
     {
-      name: `processing (${label}): events sent at ${RATE}/s for ${SECONDS} s (${round(sendSeconds)} s actual), stored, refused`,
+      name: `processing (${label}): events sent at ${rate}/s for ${seconds} s (${round(sendSeconds)} s actual), stored, refused`,
       value: stored,
       unit: `stored of ${sent} (${failed} refused, ${lost} lost)`,
       goal: "0 lost",
@@ -183,7 +222,7 @@ async function run(ctx: {
     },
     {
       name: `processing (${label}): processed events/s (${r.finals} read back; all ${stored - Number(r.pending)} in ${round(Number(r.span))} s)`,
-      value: round((stored - Number(r.pending)) / Math.max(Number(r.span), SECONDS)),
+      value: round((stored - Number(r.pending)) / Math.max(Number(r.span), seconds)),
       unit: "events/s",
     },
     {
@@ -195,8 +234,13 @@ async function run(ctx: {
     },
     {
       name: `processing (${label}): worker CPU while sending and draining`,
-      value: round((cpu / (sendSeconds + (Date.now() - drainStarted) / 1000)) * 100),
+      value: round((used("workers") / elapsed) * 100),
       unit: "% of one core (sum over workers)",
+    },
+    {
+      name: `processing (${label}): CPU of the whole pipeline per processed event (${(["sender", "web", "sandbox", "workers", "postgres"] as const).map(share).join(", ")} of one core)`,
+      value: round((total / Math.max(processedCount, 1)) * 1000, 2),
+      unit: "ms",
     },
   ];
 }
@@ -206,13 +250,8 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
   const port = await freePort();
   let web: ChildProcess | undefined;
   try {
-    await fetch(`${sandbox.url}/__sandbox/faults`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ latencyMs: READBACK_LATENCY_MS }),
-    });
     const pathSecret = randomBytes(24).toString("base64url");
-    const bodies = events(await seededOperations(sandbox.url, sandbox.token, 20_000), RATE * SECONDS);
+    const operations = await seededOperations(sandbox.url, sandbox.token, 20_000);
     const env = {
       ...ctx.appEnv,
       PLATFORM_BASE_URL: sandbox.url,
@@ -236,16 +275,33 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
       await new Promise((r) => setTimeout(r, 500));
     }
     const webhookUrl = `http://127.0.0.1:${port}/api/webhooks/platform/${pathSecret}`;
-    const figures: BenchFigure[] = [
-      {
-        name: "processing: platform read-back latency (sandbox fault)",
-        value: READBACK_LATENCY_MS,
+    const figures: BenchFigure[] = [];
+    for (const scenario of SCENARIOS) {
+      await fetch(`${sandbox.url}/__sandbox/faults`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ latencyMs: scenario.readBackLatencyMs }),
+      });
+      figures.push({
+        name: `processing (${scenario.label}${scenario.rate} events/s): platform read-back latency (sandbox fault)`,
+        value: scenario.readBackLatencyMs,
         unit: "ms",
-      },
-    ];
-    for (const workers of [1, 2]) {
-      console.log(`[bench] processing: ${workers} worker(s) ...`);
-      figures.push(...(await run({ databaseUrl: ctx.databaseUrl, env, webhookUrl, bodies, workers })));
+      });
+      const bodies = events(operations, scenario.rate * scenario.seconds);
+      for (const workers of [1, 2]) {
+        console.log(`[bench] processing: ${scenario.label}${workers} worker(s) ...`);
+        figures.push(
+          ...(await run({
+            databaseUrl: ctx.databaseUrl,
+            env,
+            webhookUrl,
+            bodies,
+            workers,
+            scenario,
+            pids: { web: web.pid, sandbox: sandbox.pid },
+          })),
+        );
+      }
     }
     return figures;
   } finally {
