@@ -52,24 +52,36 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
 }
 
-/** CPU seconds of every PostgreSQL process (the server and its backends). */
-async function postgresCpuSeconds(): Promise<number> {
+/** CPU seconds of the PostgreSQL server listening on `port` and its backends (other servers on the machine not counted). */
+async function postgresCpuSeconds(port: string): Promise<number> {
   const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  const comms = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/comm`, "utf8").catch(() => "")));
-  const postgres = pids.filter((_, i) => comms[i]!.trim() === "postgres");
-  const seconds = await Promise.all(postgres.map((pid) => cpuSeconds(Number(pid))));
+  const read = (pid: string, file: string) => readFile(`/proc/${pid}/${file}`, "utf8").catch(() => "");
+  const postgres = [];
+  for (const pid of pids) {
+    if ((await read(pid, "comm")).trim() !== "postgres") continue;
+    const stat = await read(pid, "stat");
+    const parent = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? "";
+    postgres.push({ pid, parent, args: (await read(pid, "cmdline")).split("\0") });
+  }
+  const server = postgres.find((p) => p.args.includes("-p") && p.args[p.args.indexOf("-p") + 1] === port);
+  if (!server) return 0;
+  const ours = postgres.filter((p) => p.pid === server.pid || p.parent === server.pid);
+  const seconds = await Promise.all(ours.map((p) => cpuSeconds(Number(p.pid))));
   return seconds.reduce((sum, s) => sum + s, 0);
 }
 
 /** CPU seconds so far of each process in the pipeline: where the machine's cores go per event. */
-async function pipelineCpu(pids: { web?: number; sandbox?: number; workers: (number | undefined)[] }) {
+async function pipelineCpu(
+  databasePort: string,
+  pids: { web?: number; sandbox?: number; workers: (number | undefined)[] },
+) {
   const own = process.cpuUsage();
   return {
     sender: (own.user + own.system) / 1e6,
     web: await cpuSeconds(pids.web),
     sandbox: await cpuSeconds(pids.sandbox),
     workers: (await Promise.all(pids.workers.map((pid) => cpuSeconds(pid)))).reduce((s, c) => s + c, 0),
-    postgres: await postgresCpuSeconds(),
+    postgres: await postgresCpuSeconds(databasePort),
   };
 }
 type PipelineCpu = Awaited<ReturnType<typeof pipelineCpu>>;
@@ -132,7 +144,8 @@ async function run(ctx: {
   const workers = Array.from({ length: ctx.workers }, () => tsxProcess("scripts/worker.ts", [], ctx.env));
   await new Promise((r) => setTimeout(r, 8_000)); // workers started, pg-boss schema ready
   const pids = { ...ctx.pids, workers: workers.map((w) => w.pid) };
-  const cpuBefore = await pipelineCpu(pids);
+  const databasePort = new URL(ctx.databaseUrl).port;
+  const cpuBefore = await pipelineCpu(databasePort, pids);
   const perTick = rate / 100;
   let sent = 0;
   let failed = 0;
@@ -173,7 +186,7 @@ async function run(ctx: {
     if (Number(rows[0]?.n) === 0 || Date.now() - drainStarted > DRAIN_LIMIT_MS) break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  const cpuAfter = await pipelineCpu(pids);
+  const cpuAfter = await pipelineCpu(databasePort, pids);
   const elapsed = sendSeconds + (Date.now() - drainStarted) / 1000;
   const { rows } = await client.query<{
     stored: string;
