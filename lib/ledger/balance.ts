@@ -88,8 +88,7 @@ export async function dailyClosings(range: { from: Date; to: Date; tz: string })
 
 /** When the first posting happened, or null with an empty ledger. */
 export async function firstPostingAt(): Promise<Date | null> {
-  const rows = await getDb().$queryRaw<
-    { at: Date | null }[]
-  >`SELECT min(bucket) AS at FROM "LedgerBucket" WHERE postings > 0`;
+  const rows = await getDb().$queryRaw<{ at: Date | null }[]>`SELECT min(bucket) AS at FROM (
+      SELECT bucket FROM "LedgerBucket" GROUP BY bucket, kind HAVING sum(postings) > 0) AS posted`;
   return rows[0]?.at ?? null;
 }

@@ -45,7 +45,7 @@ function columnType(field: Field): string {
     case "String":
       return native === "Uuid" ? "uuid" : native === "VarChar" ? `varchar(${args[0]})` : "text";
     case "Int":
-      return "integer";
+      return native === "SmallInt" ? "smallint" : "integer";
     case "BigInt":
       return "bigint";
     case "Boolean":
