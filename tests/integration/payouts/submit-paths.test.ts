@@ -196,10 +196,6 @@ describe("syncSubmittingPayouts", () => {
       },
     ]);
     // settled ones are not settled again
-    await getDb().payoutRequest.updateMany({
-      where: { status: "submitting" },
-      data: { status: "submitting" },
-    });
     expect(await syncSubmittingPayouts(platform, now)).toBe(0);
   });
 });
