@@ -135,3 +135,43 @@ describe("buildTimeline edges", () => {
     expect(buildTimeline(t(0), [], t(10))).toEqual([]);
   });
 });
+
+describe("buildTimeline when the history starts again", () => {
+  it("a later entry without a previous status still starts at its record time, not at dateAdded", () => {
+    const entries = buildTimeline(
+      t(0),
+      [
+        {
+          fromStatus: null,
+          toStatus: "created",
+          source: "creation",
+          sourceRef: null,
+          platformDateUpdated: t(1),
+          recordedAt: t(1),
+        },
+        {
+          fromStatus: "created",
+          toStatus: "in_progress",
+          source: "webhook",
+          sourceRef: null,
+          platformDateUpdated: t(3),
+          recordedAt: t(3),
+        },
+        {
+          fromStatus: null,
+          toStatus: "in_progress",
+          source: "reconciliation",
+          sourceRef: null,
+          platformDateUpdated: null,
+          recordedAt: t(6),
+        },
+      ],
+      t(10),
+    );
+    expect(entries.map((e) => [e.at, e.durationMs])).toEqual([
+      ["2026-11-20T10:01:00.000Z", 2 * 60_000],
+      ["2026-11-20T10:03:00.000Z", 3 * 60_000],
+      ["2026-11-20T10:06:00.000Z", 4 * 60_000],
+    ]);
+  });
+});
