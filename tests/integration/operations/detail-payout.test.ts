@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { getOperationDetail, readRecipientNumber } from "@/lib/operations/detail/operation-detail";
+import { operationsByIds } from "@/lib/operations/list/queries";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
@@ -13,6 +14,7 @@ import { createStaff, insertOperations } from "../../support/mirror";
 let restore: () => Promise<void>;
 const opId = randomUUID();
 const payInId = randomUUID();
+const bareId = randomUUID();
 const merchantId = `po-${randomUUID()}`;
 const requestId = randomUUID();
 let makerEmail = "";
@@ -64,6 +66,13 @@ beforeAll(async () => {
       dateAdded: new Date("2026-11-20T10:00:00.000Z"),
       detailsNumber: "4276000000000001",
       detailsBankName: "Tinkoff",
+    },
+    // a pay-in read without details and no request of ours
+    {
+      id: bareId,
+      dateAdded: new Date("2026-11-20T09:00:00.000Z"),
+      detailsNumber: null,
+      detailsBankName: null,
     },
   ]);
   await db.payoutRequest.create({
@@ -320,6 +329,29 @@ describe("a pay-out's detail", () => {
     expect(await readRecipientNumber(opId)).toBe("2200700012345675");
     expect(await readRecipientNumber(payInId)).toBe("4276000000000001");
     expect(await readRecipientNumber(randomUUID())).toBeNull();
+  });
+
+  it("no number anywhere: none shown, none to reveal", async () => {
+    expect(await getOperationDetail(bareId)).toMatchObject({
+      numberMasked: null,
+      hasNumber: false,
+      bankName: null,
+      nameMediator: null,
+      payoutRequest: null,
+    });
+    expect(await readRecipientNumber(bareId)).toBeNull();
+  });
+
+  it("the list's live refresh reads the given operations only", async () => {
+    expect(await operationsByIds([])).toEqual([]);
+    const rows = await operationsByIds([opId, payInId]);
+    expect(rows.map((r) => r.id).sort()).toEqual([opId, payInId].sort());
+    expect(rows.find((r) => r.id === opId)).toMatchObject({
+      number: "2200700012345675",
+      bankName: "Сбербанк",
+      amount: "2500.5",
+      status: "in_progress",
+    });
   });
 
   it("an operation the mirror does not have: null", async () => {
