@@ -6,7 +6,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { getOperationDetail, readRecipientNumber } from "@/lib/operations/detail/operation-detail";
-import { operationsByIds } from "@/lib/operations/list/queries";
+import { parseOperationFilter } from "@/lib/operations/list/filter";
+import { listOperations, operationsByIds } from "@/lib/operations/list/queries";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
@@ -352,6 +353,23 @@ describe("a pay-out's detail", () => {
       amount: "2500.5",
       status: "in_progress",
     });
+  });
+
+  it("a search by the traceID of the read-back that confirmed a webhook finds its operation", async () => {
+    const readBack = randomUUID();
+    await getDb().webhookDelivery.create({
+      data: {
+        headers: {},
+        body: "{}",
+        bodyBytes: 2,
+        operationId: bareId,
+        outcome: "applied",
+        readBackTraceID: readBack,
+      },
+    });
+    const parsed = parseOperationFilter({ q: readBack });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.fieldErrors));
+    expect((await listOperations(parsed.filter)).rows.map((r) => r.id)).toEqual([bareId]);
   });
 
   it("an operation the mirror does not have: null", async () => {
