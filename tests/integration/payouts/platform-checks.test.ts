@@ -17,6 +17,7 @@ const UNREACHABLE =
 const CHECK_FIELDS = "Check the highlighted fields.";
 
 const asked: string[] = [];
+const contexts: unknown[] = [];
 let banksFail = false;
 let balanceFails = false;
 const transport = (path: string) =>
@@ -29,8 +30,9 @@ const transport = (path: string) =>
   });
 
 const fakePlatform = {
-  getBanks: async () => {
+  getBanks: async (context?: unknown) => {
     asked.push("banks");
+    contexts.push(context);
     if (banksFail) throw transport("banks");
     return {
       banks: [
@@ -40,8 +42,9 @@ const fakePlatform = {
       traceID: "trace-banks-ok",
     };
   },
-  getBalance: async () => {
+  getBalance: async (context?: unknown) => {
     asked.push("balance");
+    contexts.push(context);
     if (balanceFails) throw transport("balance");
     const record = {
       amountInCurrencyBalance: new Decimal("100"),
@@ -87,6 +90,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   asked.length = 0;
+  contexts.length = 0;
   banksFail = false;
   balanceFails = false;
 });
@@ -103,6 +107,7 @@ describe("the platform unreachable is a refusal with its traceID", () => {
       traceID: "trace-banks",
     });
     expect(asked).toEqual(["banks"]);
+    expect(contexts).toEqual([{ actorUserId: userId }]); // the read is recorded in the user's name
   });
 
   it("the balance", async () => {
@@ -114,6 +119,7 @@ describe("the platform unreachable is a refusal with its traceID", () => {
       platformMessage: null,
       traceID: "trace-balance",
     });
+    expect(contexts).toEqual([{ actorUserId: userId }]);
   });
 
   it("an error that is not the platform's is not turned into a refusal", async () => {
@@ -224,6 +230,11 @@ describe("checkWithPlatform", () => {
         paymentMethod: [`toAccount is not in the merchant's tariff (the platform refused it on ${day}).`],
       },
     });
+    // another method the form does not offer is still "not offered", not the refused one's words
+    expect(
+      (await checkWithPlatform(form({ paymentMethod: "foo_bar" as never }), userId))?.fieldErrors
+        ?.paymentMethod,
+    ).toEqual(["foo_bar is not offered for pay-outs here; choose a method from the list."]);
   });
 });
 
