@@ -1,6 +1,7 @@
 // Pay-out requests for tests: valid forms with a recipient of their own, staff actors, and the audit
 // trail of one request as plain objects.
 import { randomUUID } from "node:crypto";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db";
 import { luhnValid } from "@/lib/payouts/luhn";
 import type { StaffActor as PayoutActor } from "@/lib/audit/log";
@@ -26,6 +27,34 @@ export function payoutForm(overrides: Partial<Record<keyof PayoutForm, string>> 
     clientDateCreated: "2023-04-17",
     ...overrides,
   });
+}
+
+/** A pay-out request row written straight to the table (no form, no audit), with an id and a recipient of its own. */
+export function storedPayoutRequest(
+  makerId: string,
+  data: Partial<Prisma.PayoutRequestUncheckedCreateInput> = {},
+) {
+  return getDb().payoutRequest.create({
+    data: {
+      idTransactionMerchant: `po-${randomUUID()}`,
+      paymentMethod: "toCard",
+      bankName: "Сбербанк",
+      recipientNumber: freshCard(),
+      recipientName: "Ivan Petrov",
+      amount: "1500.25",
+      clientID: `client-${randomUUID()}`,
+      clientIP: "85.143.12.7",
+      clientDateCreated: new Date("2023-04-17T00:00:00Z"),
+      makerId,
+      ...data,
+    },
+  });
+}
+
+/** Prisma sets updatedAt on every write: put it back where a test wants it. */
+export async function setUpdatedAt(payoutRequestId: string, updatedAt: Date): Promise<void> {
+  await getDb()
+    .$executeRaw`UPDATE "PayoutRequest" SET "updatedAt" = ${updatedAt} WHERE id = ${payoutRequestId}::uuid`;
 }
 
 export async function payoutActor(

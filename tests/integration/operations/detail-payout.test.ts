@@ -11,6 +11,7 @@ import { listOperations, operationsByIds } from "@/lib/operations/list/queries";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
+import { storedPayoutRequest } from "../../support/payouts";
 
 let restore: () => Promise<void>;
 const opId = randomUUID();
@@ -76,22 +77,13 @@ beforeAll(async () => {
       detailsBankName: null,
     },
   ]);
-  await db.payoutRequest.create({
-    data: {
-      id: requestId,
-      idTransactionMerchant: merchantId,
-      status: "submitted",
-      paymentMethod: "toCard",
-      bankName: "Сбербанк",
-      recipientNumber: "2200700012345675",
-      recipientName: "Ivan Petrov",
-      amount: "2500.5",
-      clientID: "client-1",
-      clientIP: "85.143.12.7",
-      clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-      makerId: maker.id,
-      operationId: opId,
-    },
+  await storedPayoutRequest(maker.id, {
+    id: requestId,
+    idTransactionMerchant: merchantId,
+    status: "submitted",
+    recipientNumber: "2200700012345675",
+    amount: "2500.5",
+    operationId: opId,
   });
   await db.operationStatusChange.createMany({
     data: [

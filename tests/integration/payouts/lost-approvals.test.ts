@@ -1,7 +1,6 @@
 // The worker's sweep of approved pay-outs whose submission job never ran (submitLostApprovals): only
 // approved requests nobody holds back that have waited more than a minute, sent once each in the
 // system's name, and the count it claimed. A database of its own: the sweep takes every such request.
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
@@ -9,6 +8,7 @@ import { submitLostApprovals, type SubmitPlatform } from "@/lib/payouts/submit";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { snapshot } from "../../support/operations";
+import { storedPayoutRequest, setUpdatedAt } from "../../support/payouts";
 
 let restore: () => Promise<void>;
 let makerId = "";
@@ -31,25 +31,11 @@ const platform = {
 } as unknown as SubmitPlatform;
 
 async function request(status: PayoutRequestStatus, updatedAt: Date, lastMessage: string | null = null) {
-  const db = getDb();
-  const row = await db.payoutRequest.create({
-    data: {
-      idTransactionMerchant: `po-${randomUUID()}`,
-      status,
-      paymentMethod: "toCard",
-      bankName: "Сбербанк",
-      recipientNumber: `22007000${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
-      recipientName: "Ivan Petrov",
-      amount: `${Math.floor(Math.random() * 9000) + 1000}.25`,
-      clientID: "client-1",
-      clientIP: "85.143.12.7",
-      clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-      makerId,
-      lastMessage,
-    },
+  const row = await storedPayoutRequest(makerId, {
+    status,
+    lastMessage,
   });
-  // updatedAt is set by Prisma on every write: put it back where the test wants it
-  await db.$executeRaw`UPDATE "PayoutRequest" SET "updatedAt" = ${updatedAt} WHERE id = ${row.id}::uuid`;
+  await setUpdatedAt(row.id, updatedAt);
   return row;
 }
 

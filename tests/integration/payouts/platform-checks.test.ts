@@ -2,15 +2,14 @@
 // the webhook URL first (a refused one asks the platform nothing), the bank directory, the tariff as far
 // as known, the balance; the platform unreachable is a refusal with its traceID, never a pass. A fake
 // platform records what was asked; a database of its own (the directory and balance caches are global).
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
 import { Decimal } from "@/lib/money/decimal";
 import { balanceFor, checkWithPlatform } from "@/lib/payouts/platform-checks";
 import type { PayoutForm } from "@/lib/payouts/schemas";
 import { PlatformError } from "@/lib/platform/errors";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
+import { storedPayoutRequest } from "../../support/payouts";
 
 const UNREACHABLE =
   "The platform could not be reached or its answer could not be read. Try again in a moment.";
@@ -200,21 +199,12 @@ describe("checkWithPlatform", () => {
 
   it("a method the platform refused as outside the tariff names the day it did; both problems at once", async () => {
     const maker = await createStaff("finance");
-    const refused = await getDb().payoutRequest.create({
-      data: {
-        idTransactionMerchant: `po-${randomUUID()}`,
-        status: "failed_to_submit",
-        paymentMethod: "toAccount",
-        bankName: "Сбербанк",
-        recipientNumber: "40817810099910004312",
-        recipientName: "Ivan Petrov",
-        amount: "10",
-        clientID: "client-1",
-        clientIP: "85.143.12.7",
-        clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-        makerId: maker.id,
-        lastCodeError: "noSuitableTariffForRequest",
-      },
+    const refused = await storedPayoutRequest(maker.id, {
+      status: "failed_to_submit",
+      paymentMethod: "toAccount",
+      recipientNumber: "40817810099910004312",
+      amount: "10",
+      lastCodeError: "noSuitableTariffForRequest",
     });
     const day = refused.updatedAt.toISOString().slice(0, 10);
     expect(

@@ -1,7 +1,6 @@
 // The pay-out policy (lib/payouts/policy.ts): every reason code of each rule, with the expected answer
 // written out per role and status (never read back from the permission matrix), then the page and the
 // commands giving the same answer for the same request.
-import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, test } from "vitest";
 import type { Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
@@ -21,6 +20,7 @@ import { getPayoutDetail } from "@/lib/payouts/queries";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
 import { payoutWordsIn } from "../../support/i18n";
 import { createStaff } from "../../support/mirror";
+import { storedPayoutRequest } from "../../support/payouts";
 
 const ME = "00000000-0000-4000-8000-00000000000a";
 const SOMEONE = "00000000-0000-4000-8000-00000000000b";
@@ -266,20 +266,10 @@ describe("the page and the commands give the policy's answer", () => {
   });
 
   async function request(makerId: string) {
-    const row = await db.payoutRequest.create({
-      data: {
-        idTransactionMerchant: `po-${randomUUID()}`,
-        status: "awaiting_approval",
-        paymentMethod: "toCard",
-        bankName: "Сбербанк",
-        recipientNumber: "2200700012345675",
-        recipientName: "Ivan Petrov",
-        amount: "12.34",
-        clientID: `client-${randomUUID()}`,
-        clientIP: "85.143.12.7",
-        clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-        makerId,
-      },
+    const row = await storedPayoutRequest(makerId, {
+      status: "awaiting_approval",
+      recipientNumber: "2200700012345675",
+      amount: "12.34",
     });
     return row.id;
   }

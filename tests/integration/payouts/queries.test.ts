@@ -15,6 +15,7 @@ import {
 } from "@/lib/payouts/queries";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
+import { storedPayoutRequest } from "../../support/payouts";
 
 let restore: () => Promise<void>;
 const staff = {} as Record<
@@ -38,22 +39,13 @@ async function request(
   }> = {},
 ) {
   seq++;
-  return getDb().payoutRequest.create({
-    data: {
-      idTransactionMerchant: `po-${randomUUID()}`,
-      status,
-      paymentMethod: "toCard",
-      bankName: "Сбербанк",
-      recipientNumber: `220070001234${String(1000 + seq)}`,
-      recipientName: "Ivan Petrov",
-      amount: `${100 + seq}.5`,
-      clientID: "client-1",
-      clientIP: "85.143.12.7",
-      clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-      makerId: staff.maker.id,
-      createdAt: new Date(Date.UTC(2026, 10, 20, 10, seq)),
-      ...overrides,
-    },
+  return storedPayoutRequest(staff.maker.id, {
+    status,
+    recipientNumber: `220070001234${String(1000 + seq)}`,
+    amount: `${100 + seq}.5`,
+    clientID: "client-1",
+    createdAt: new Date(Date.UTC(2026, 10, 20, 10, seq)),
+    ...overrides,
   });
 }
 

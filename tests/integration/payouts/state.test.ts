@@ -8,6 +8,7 @@ import { getDb } from "@/lib/db";
 import { moveRequest } from "@/lib/payouts/move";
 import { IllegalTransitionError, PAYOUT_STATUSES, type PayoutRequestStatus } from "@/lib/payouts/state";
 import { createStaff } from "../../support/mirror";
+import { storedPayoutRequest } from "../../support/payouts";
 
 const db = getDb();
 let id: string;
@@ -32,20 +33,10 @@ const illegalPairs = pairs.filter(([from, to]) => !LEGAL.has(`${from}->${to}`));
 
 beforeAll(async () => {
   const maker = await createStaff("finance");
-  const row = await db.payoutRequest.create({
-    data: {
-      idTransactionMerchant: `po-${randomUUID()}`,
-      status: "draft",
-      paymentMethod: "toCard",
-      bankName: "Сбербанк",
-      recipientNumber: "2200700012345675",
-      recipientName: "Ivan Petrov",
-      amount: "10.5",
-      clientID: `client-${randomUUID()}`,
-      clientIP: "85.143.12.7",
-      clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-      makerId: maker.id,
-    },
+  const row = await storedPayoutRequest(maker.id, {
+    status: "draft",
+    recipientNumber: "2200700012345675",
+    amount: "10.5",
   });
   id = row.id;
 });

@@ -11,6 +11,7 @@ import { PlatformError } from "@/lib/platform/errors";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { snapshot } from "../../support/operations";
+import { storedPayoutRequest, setUpdatedAt } from "../../support/payouts";
 
 let restore: () => Promise<void>;
 let maker = { id: "", email: "" };
@@ -61,23 +62,10 @@ const platform = {
 } as unknown as SubmitPlatform;
 
 async function request(status: PayoutRequestStatus, updatedAt = new Date()) {
-  const db = getDb();
-  const row = await db.payoutRequest.create({
-    data: {
-      idTransactionMerchant: `po-${randomUUID()}`,
-      status,
-      paymentMethod: "toCard",
-      bankName: "Сбербанк",
-      recipientNumber: `22007000${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`,
-      recipientName: "Ivan Petrov",
-      amount: `${Math.floor(Math.random() * 9000) + 1000}.25`,
-      clientID: "client-1",
-      clientIP: "85.143.12.7",
-      clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-      makerId: maker.id,
-    },
+  const row = await storedPayoutRequest(maker.id, {
+    status,
   });
-  await db.$executeRaw`UPDATE "PayoutRequest" SET "updatedAt" = ${updatedAt} WHERE id = ${row.id}::uuid`;
+  await setUpdatedAt(row.id, updatedAt);
   return row;
 }
 

@@ -7,6 +7,7 @@ import type { Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { listPayouts, getPayoutDetail } from "@/lib/payouts/queries";
 import { createStaff } from "../../support/mirror";
+import { storedPayoutRequest } from "../../support/payouts";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
@@ -22,20 +23,10 @@ let payoutId: string;
 beforeAll(async () => {
   for (const role of ["admin", "finance", "approver", "support"] as const)
     staff[role] = await createStaff(role);
-  const created = await db.payoutRequest.create({
-    data: {
-      idTransactionMerchant: `po-${randomUUID()}`,
-      status: "awaiting_approval",
-      paymentMethod: "toCard",
-      bankName: "Сбербанк",
-      recipientNumber: FULL,
-      recipientName: "Ivan Petrov",
-      amount: "1234.5",
-      clientID: `client-${randomUUID()}`,
-      clientIP: "85.143.12.7",
-      clientDateCreated: new Date("2023-04-17T00:00:00Z"),
-      makerId: staff.finance.id,
-    },
+  const created = await storedPayoutRequest(staff.finance.id, {
+    status: "awaiting_approval",
+    recipientNumber: FULL,
+    amount: "1234.5",
   });
   payoutId = created.id;
 });
