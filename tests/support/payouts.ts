@@ -15,15 +15,19 @@ export function freshCard(): string {
   throw new Error("unreachable");
 }
 
+const RECIPIENT = {
+  paymentMethod: "toCard",
+  bankName: "Сбербанк",
+  recipientName: "Ivan Petrov",
+  amount: "1500.25",
+  clientIP: "85.143.12.7",
+} as const;
+
 export function payoutForm(overrides: Partial<Record<keyof PayoutForm, string>> = {}): PayoutForm {
   return payoutFormSchema.parse({
-    paymentMethod: "toCard",
-    bankName: "Сбербанк",
+    ...RECIPIENT,
     recipientNumber: freshCard(),
-    recipientName: "Ivan Petrov",
-    amount: "1500.25",
     clientID: `client-${randomUUID()}`,
-    clientIP: "85.143.12.7",
     clientDateCreated: "2023-04-17",
     ...overrides,
   });
@@ -36,14 +40,10 @@ export function storedPayoutRequest(
 ) {
   return getDb().payoutRequest.create({
     data: {
+      ...RECIPIENT,
       idTransactionMerchant: `po-${randomUUID()}`,
-      paymentMethod: "toCard",
-      bankName: "Сбербанк",
       recipientNumber: freshCard(),
-      recipientName: "Ivan Petrov",
-      amount: "1500.25",
       clientID: `client-${randomUUID()}`,
-      clientIP: "85.143.12.7",
       clientDateCreated: new Date("2023-04-17T00:00:00Z"),
       makerId,
       ...data,

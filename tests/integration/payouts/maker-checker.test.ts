@@ -8,13 +8,13 @@ import { refreshOperation } from "@/lib/operations/mirror/refresh";
 import type { PlatformClient } from "@/lib/platform/client";
 import { decide as recordDecision, cancelPayout } from "@/lib/payouts/approvals";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
-import { luhnValid } from "@/lib/payouts/luhn";
 import type { Thresholds } from "@/lib/payouts/policy";
 import { createPayoutRequest, payoutMethodChoices } from "@/lib/payouts/requests";
-import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
+import type { PayoutForm } from "@/lib/payouts/schemas";
 import { submitPayout, syncSubmittingPayouts, type SubmitResult } from "@/lib/payouts/submit";
 import { getPayoutDetail } from "@/lib/payouts/queries";
 import { createStaff } from "../../support/mirror";
+import { payoutForm } from "../../support/payouts";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 import type { Role as StaffRole } from "@/lib/auth/permissions";
 import type { StaffActor } from "@/lib/audit/log";
@@ -54,27 +54,6 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.stop());
 beforeEach(() => control(sandbox, "DELETE", "/faults"));
-
-/** A fresh Luhn-valid card, so that tests never collide on recipient and amount. */
-function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
-}
-
-function form(overrides: Partial<Record<keyof PayoutForm, string>> = {}): PayoutForm {
-  return payoutFormSchema.parse({
-    paymentMethod: "toCard",
-    bankName: "Сбербанк",
-    recipientNumber: freshCard(),
-    recipientName: "Ivan Petrov",
-    amount: "1500.25",
-    clientID: `client-${randomUUID()}`,
-    clientIP: "85.143.12.7",
-    clientDateCreated: "2023-04-17",
-    ...overrides,
-  });
-}
 
 /** A decision, then (when it completed the approvals) the worker running the submission job it queued. */
 async function decide(
@@ -116,7 +95,7 @@ async function auditActions(id: string): Promise<string[]> {
 
 describe("maker-checker", () => {
   it("the maker cannot approve their own request, not even as admin", async () => {
-    const mine = await create(form(), staff.admin);
+    const mine = await create(payoutForm(), staff.admin);
     const r = await decide(mine.id, "approve", "looks fine", staff.admin, { platform });
     expect(r).toMatchObject({ ok: false, code: "own_request" });
     expect((await db.payoutRequest.findUniqueOrThrow({ where: { id: mine.id } })).status).toBe(
@@ -125,7 +104,7 @@ describe("maker-checker", () => {
   });
 
   it("one approval by another person submits it: one platform operation, mirrored and linked", async () => {
-    const req = await create(form());
+    const req = await create(payoutForm());
     expect(req.idTransactionMerchant).toMatch(/^po-[0-9a-f-]{36}$/);
     const r = await decide(req.id, "approve", "checked the invoice", staff.approver1, { platform });
     expect(r).toMatchObject({ ok: true, status: "submitted", submission: { ok: true, status: "submitted" } });
@@ -153,7 +132,7 @@ describe("maker-checker", () => {
   });
 
   it("above the two-approvals threshold it takes two different approvers", async () => {
-    const req = await create(form({ amount: "20000" }), staff.maker, {
+    const req = await create(payoutForm({ amount: "20000" }), staff.maker, {
       autoApproveBelow: null,
       twoApprovalsAbove: "10000",
     });
@@ -177,7 +156,7 @@ describe("maker-checker", () => {
   });
 
   it("below the auto-approve threshold it is approved at once and the maker's submit sends it", async () => {
-    const req = await create(form({ amount: "99.99" }), staff.maker, {
+    const req = await create(payoutForm({ amount: "99.99" }), staff.maker, {
       autoApproveBelow: "100",
       twoApprovalsAbove: null,
     });
@@ -191,7 +170,7 @@ describe("maker-checker", () => {
   });
 
   it("a rejection with a comment ends the request; later decisions are refused and nothing is sent", async () => {
-    const req = await create(form());
+    const req = await create(payoutForm());
     expect(await decide(req.id, "reject", "wrong recipient", staff.approver1, { platform })).toMatchObject({
       ok: true,
       status: "rejected",
@@ -208,18 +187,18 @@ describe("maker-checker", () => {
   });
 
   it("the maker or an admin cancels before sending; others cannot; after sending nobody can", async () => {
-    const a = await create(form());
+    const a = await create(payoutForm());
     expect(await cancelPayout(a.id, staff.approver1)).toMatchObject({ ok: false, code: "not_allowed" });
     expect(await cancelPayout(a.id, staff.maker, "typo")).toEqual({ ok: true, status: "cancelled" });
-    const b = await create(form());
+    const b = await create(payoutForm());
     expect(await cancelPayout(b.id, staff.admin)).toEqual({ ok: true, status: "cancelled" });
-    const c = await create(form());
+    const c = await create(payoutForm());
     await decide(c.id, "approve", "ok", staff.approver1, { platform });
     expect(await cancelPayout(c.id, staff.maker)).toMatchObject({ ok: false, code: "too_late" });
   });
 
   it("a second create with the same review id returns the first request (double click on Create)", async () => {
-    const f = { ...form(), idTransactionMerchant: `po-${randomUUID()}` };
+    const f = { ...payoutForm(), idTransactionMerchant: `po-${randomUUID()}` };
     const first = await create(f);
     const second = await createPayoutRequest(f, staff.maker, { thresholds: noThresholds });
     expect(second).toMatchObject({ ok: true, id: first.id, existing: true });
@@ -229,7 +208,7 @@ describe("maker-checker", () => {
 
 describe("exactly-once submission", () => {
   it("two approvers approving at the same moment give one approval that counts and one operation", async () => {
-    const req = await create(form());
+    const req = await create(payoutForm());
     const results = await Promise.all([
       decide(req.id, "approve", "a", staff.approver1, { platform }),
       decide(req.id, "approve", "b", staff.approver2, { platform }),
@@ -245,7 +224,7 @@ describe("exactly-once submission", () => {
   });
 
   it("two required approvals arriving together submit once", async () => {
-    const req = await create(form({ amount: "30000" }), staff.maker, {
+    const req = await create(payoutForm({ amount: "30000" }), staff.maker, {
       autoApproveBelow: null,
       twoApprovalsAbove: "10000",
     });
@@ -259,7 +238,7 @@ describe("exactly-once submission", () => {
   });
 
   it("a double (or tenfold) submit sends once", async () => {
-    const req = await create(form({ amount: "42.5" }), staff.maker, {
+    const req = await create(payoutForm({ amount: "42.5" }), staff.maker, {
       autoApproveBelow: "100",
       twoApprovalsAbove: null,
     });
@@ -273,7 +252,7 @@ describe("exactly-once submission", () => {
 
   it("a committed creation whose answer is dropped is found again by createOnce: one operation", async () => {
     await control(sandbox, "PUT", "/faults", { commitThenDropRate: 1 });
-    const req = await create(form({ amount: "66.66" }), staff.maker, {
+    const req = await create(payoutForm({ amount: "66.66" }), staff.maker, {
       autoApproveBelow: "100",
       twoApprovalsAbove: null,
     });
@@ -287,7 +266,7 @@ describe("exactly-once submission", () => {
 
   it("an answer lost every time leaves it submitting; a retry does not resend; the intent and the sync settle it once", async () => {
     await control(sandbox, "PUT", "/faults", { errorRate: 1, errorMode: "drop" });
-    const req = await create(form({ amount: "77.77" }), staff.maker, {
+    const req = await create(payoutForm({ amount: "77.77" }), staff.maker, {
       autoApproveBelow: "100",
       twoApprovalsAbove: null,
     });
@@ -312,7 +291,7 @@ describe("exactly-once submission", () => {
 
 describe("duplicate guard", () => {
   it("blocks a second request to the same recipient and amount; an admin overrides it with a reason (audited)", async () => {
-    const f = form({ amount: "3333.33" });
+    const f = payoutForm({ amount: "3333.33" });
     await create(f);
     const again = await createPayoutRequest({ ...f, clientID: `client-${randomUUID()}` }, staff.maker, {
       thresholds: noThresholds,
@@ -339,7 +318,7 @@ describe("duplicate guard", () => {
   });
 
   it("an earlier pay-out in pending_retry blocks creation and submission (spec: no new operation while pending_retry)", async () => {
-    const f = form({ amount: "4444.44" });
+    const f = payoutForm({ amount: "4444.44" });
     const waiting = await create(f); // created before the other one goes to pending_retry
     const first = await create({ ...f, overrideReason: "split in two on purpose" }, staff.admin);
     await decide(first.id, "approve", "ok", staff.approver1, { platform });
@@ -388,7 +367,7 @@ describe("platform refusals are stored and shown in words with the traceID", () 
   }
 
   it("notEnoughMoneyOnBalance with the required and available amounts", async () => {
-    const error = await refused(form({ amount: "999999999999" }));
+    const error = await refused(payoutForm({ amount: "999999999999" }));
     expect(error.code).toBe("notEnoughMoneyOnBalance");
     expect(error.message).toMatch(/it needs [\d,.]+\u00a0USDT, the balance has [\d,.]+\u00a0USDT/);
   });
@@ -398,7 +377,7 @@ describe("platform refusals are stored and shown in words with the traceID", () 
       tariff: { payOut: ["toCard", "sbp", "toAccount", "sber_sber"] },
     });
     try {
-      const error = await refused(form({ paymentMethod: "psb_psb" }));
+      const error = await refused(payoutForm({ paymentMethod: "psb_psb" }));
       expect(error.code).toBe("noSuitableTariffForRequest");
       expect(error.message).toMatch(/psb_psb is not in the merchant's tariff/);
       const choices = await payoutMethodChoices();
@@ -429,9 +408,9 @@ describe("platform refusals are stored and shown in words with the traceID", () 
     await control(sandbox, "PATCH", "/merchants/demo", { fraudRatePerMinute: 1 });
     try {
       const clientID = `client-${randomUUID()}`;
-      const ok = await create(form({ clientID }));
+      const ok = await create(payoutForm({ clientID }));
       await decide(ok.id, "approve", "ok", staff.approver1, { platform });
-      const error = await refused(form({ clientID }));
+      const error = await refused(payoutForm({ clientID }));
       expect(error.code).toBe("fraud");
       expect(error.message).toMatch(/anti-fraud/);
     } finally {
@@ -440,7 +419,7 @@ describe("platform refusals are stored and shown in words with the traceID", () 
   });
 
   it("invalidRequestParameters names the field (a stored row the platform refuses)", async () => {
-    const req = await create(form());
+    const req = await create(payoutForm());
     await db.payoutRequest.update({ where: { id: req.id }, data: { recipientNumber: "12345" } });
     const r = await decide(req.id, "approve", "ok", staff.approver1, { platform });
     expect(r).toMatchObject({ ok: true, status: "failed_to_submit" });
