@@ -66,4 +66,32 @@ describe("secret encryption", () => {
     expect(deriveKey("a".repeat(32))).toHaveLength(32);
     expect(deriveKey("a".repeat(32)).equals(deriveKey("b".repeat(32)))).toBe(false);
   });
+
+  // Written by this release: a change of the key derivation (salt, info), the bound data or the layout
+  // would leave every enrolled user unable to sign in after an upgrade.
+  test("values stored by this release still decrypt, and the key derivation is fixed", () => {
+    expect(key.toString("hex")).toBe("f1fb071ffcc3de8f4ee4a41f437d1cdc43b480f47961ae72fb1c03cfb81c60c4");
+    expect(
+      decryptWith(
+        key,
+        "v1.UwqTpzmbcVvHu6OQ.vETTas6zqPsOClmkBJUe_HNWwkFJZyNFrGGah4EGOKw.g-VEpkiww7BNQUoPQAcWBg",
+        user,
+      ),
+    ).toBe(secret);
+    expect(
+      decryptWith(key, "v1.XIhu9lgm2Z2ZcSNg.WhVBVBUiHdtD4RgW.R_lBmJ7O9UPsmcU6sRjSyA", "пользователь-1"),
+    ).toBe("секрет");
+  });
+
+  test.each([
+    ["a fifth part after a valid value", (v: string) => `${v}.extra`],
+    ["an empty fifth part", (v: string) => `${v}.`],
+    ["another version", (v: string) => v.replace(/^v1\./, "v2.")],
+    ["no IV", (v: string) => v.replace(/^v1\.[\w-]+\./, "v1..")],
+    ["no tag", (v: string) => v.replace(/\.[\w-]+$/, ".")],
+  ])("a valid value with %s is refused", (_what, change) => {
+    const stored = encryptWith(key, secret, user);
+    expect(decryptWith(key, stored, user)).toBe(secret);
+    expect(decryptWith(key, change(stored), user)).toBeNull();
+  });
 });

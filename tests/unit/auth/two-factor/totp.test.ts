@@ -80,6 +80,28 @@ describe("the window: the step of the code and one step either side", () => {
     expect(looksLikeTotp("123 456")).toBe(true);
     expect(looksLikeTotp("abcde-fghij")).toBe(false);
   });
+
+  test.each([
+    ["123456", true],
+    ["123 456", true],
+    [" 123456 ", true],
+    ["\t123 456\n", true],
+    ["123  456", false],
+    ["x123456", false],
+    ["123456x", false],
+    ["1234567", false],
+    ["0123456", false],
+    ["12 3456", false],
+  ])("is %j shaped like a code? %s", (input, expected) => {
+    expect(looksLikeTotp(input)).toBe(expected);
+  });
+
+  test("a code with a character before or after its six digits is refused", () => {
+    const code = codeOf(0);
+    for (const bad of [`x${code}`, `${code}x`, `0${code}`, `${code}0`]) {
+      expect(acceptedStep(RFC_SECRET, bad, now, null)).toBeNull();
+    }
+  });
 });
 
 describe("each code once: a step at or before the last accepted one is refused", () => {
