@@ -32,7 +32,13 @@ describe("applySnapshotsBatch", () => {
   });
 
   it("one batch: inserted, moved on, updated in place, unchanged and stale; history only where the status moved", async () => {
-    const [fresh, moving, completing, same, older] = Array.from({ length: 5 }, () => randomUUID());
+    const [fresh, moving, completing, same, older] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
     await applySnapshot(snapshot({ id: moving, status: "created", dateUpdated: iso(1) }), "readBack", {
       receivedAt: t(2),
       sourceRef: "first",
