@@ -73,7 +73,6 @@ async function failureOf(
       codeError: outcome.codeError,
       message: outcome.message,
       traceID: outcome.traceID,
-      kind: outcome.codeError === "internalError" ? "auth" : "business",
       paymentMethod: "paymentMethod" in creation.request ? creation.request.paymentMethod : null,
     },
     await wordsIn("platformErrors"),

@@ -167,7 +167,6 @@ export async function getPayoutDetail(
             codeError: row.lastCodeError,
             message: row.lastMessage,
             traceID: row.lastTraceID,
-            kind: row.lastCodeError === "internalError" ? "auth" : "business",
             paymentMethod: row.paymentMethod,
           },
           await platformErrorWords(words.locale),

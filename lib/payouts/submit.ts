@@ -226,7 +226,6 @@ async function settle(
       codeError: outcome.codeError,
       message: outcome.message,
       traceID: outcome.traceID,
-      kind: outcome.codeError === "internalError" ? "auth" : "business",
       paymentMethod: row?.paymentMethod ?? null,
     },
     await platformErrorWords(),

@@ -31,7 +31,8 @@ export type PlatformRefusal = {
   /** The platform's own message text (data from the platform, not a server exception). */
   message: string | null;
   traceID: string | null;
-  /** PlatformError.kind when known: auth, transport, timeout, protocol, business. */
+  /** PlatformError.kind when known: auth, transport, timeout, protocol, business. A refusal read back from
+   * storage has none: its code decides (`internalError` is a refused token). */
   kind?: string | null;
   /** The nested dialect's coarse class (`validationError`...) when known. */
   codeErrorClass?: string | null;
