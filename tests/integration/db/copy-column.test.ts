@@ -59,7 +59,8 @@ describe("copyColumn", () => {
       ),
     );
     expect(text).toBe(`${hostile}|42|true`);
-    expect(await getDb().operation.count()).toBeGreaterThanOrEqual(0);
+    // the table the text names is still there
+    await expect(getDb().operation.count()).resolves.toEqual(expect.any(Number));
   });
 
   it("streams many rows in order, each chunk ending where a row ends", async () => {
