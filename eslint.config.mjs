@@ -25,6 +25,7 @@ export default defineConfig([
   globalIgnores([
     ".next/**",
     ".data/**",
+    ".mutation/**",
     "lib/generated/**",
     "node_modules/**",
     "next-env.d.ts",
