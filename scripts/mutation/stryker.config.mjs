@@ -1,5 +1,5 @@
-// Mutation testing (issue 11), run by scripts/mutation/run.sh; Stryker is not a dependency of the app
-// (run.sh fetches it with npx). One group of source files against the test files that exercise them:
+// Mutation testing (issue 11), run by scripts/mutation/run.mjs; Stryker is not a dependency of the app
+// (run.mjs installs it into .mutation/tool). One group of source files against the test files that exercise them:
 //   MUT_NAME=<group> MUT_FILES='lib/x/**/*.ts' MUT_TESTS='tests/a.test.ts,...' stryker run <this file>
 // Reports go to .mutation/<group>.{json,html}; see docs/mutation.md.
 import path from "node:path";
