@@ -13,24 +13,19 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}
 export function parsePlatformTimestamp(text: string): Date | null {
   const m = ISO.exec(text.trim());
   if (!m) return null;
-  const [, y, mo, d, h, mi, s = "0", frac = "", zone = "Z"] = m;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(s);
+  const [, y, mo, d, h, mi, s = "00", frac = "", zone = ""] = m;
   const ms = Number(frac.slice(0, 3).padEnd(3, "0"));
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
-  let t = Date.UTC(year, month - 1, day, hour, minute, second, ms);
-  // Reject calendar overflow such as 2025-02-30.
-  const check = new Date(t);
-  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
-  if (zone.toUpperCase() !== "Z") {
-    const sign = zone.startsWith("-") ? -1 : 1;
-    const digits = zone.slice(1).replace(":", "");
-    const offsetMin = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
-    t -= sign * offsetMin * 60_000;
-  }
-  return new Date(t);
+  const utc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
+  // A field out of its range (month 13, 2025-02-30, 24:00, a 60th second) rolls over into the next one,
+  // and a year below 100 reads as 19xx: such a text does not come back from the moment it names.
+  if (new Date(utc).toISOString().slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) return null;
+  return new Date(utc - offsetMinutes(zone) * 60_000);
+}
+
+/** Minutes ahead of UTC of an explicit offset ("+03:00", "-0530"); 0 for "Z" or none. */
+function offsetMinutes(zone: string): number {
+  const offset = /^([+-])(\d{2}):?(\d{2})$/.exec(zone);
+  if (!offset) return 0;
+  const minutes = Number(offset[2]) * 60 + Number(offset[3]);
+  return offset[1] === "-" ? -minutes : minutes;
 }
