@@ -77,11 +77,7 @@ const amount = z.custom<Decimal | string>().transform((v, ctx): WireValue => {
     return amountToWire(v, "amount");
   } catch (e) {
     if (!(e instanceof InvalidAmountError)) throw e;
-    ctx.addIssue({
-      code: "custom",
-      message: e.message.replace(/^amount: /, ""),
-      params: { reason: e.reason },
-    });
+    ctx.addIssue({ code: "custom", message: e.message.replace(/^amount: /, "") });
     return z.NEVER;
   }
 });
@@ -91,11 +87,9 @@ const nonEmpty = z.string().trim().min(1, "required");
 const url = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 
 const clientDate = z.union([z.date(), z.string()]).transform((v, ctx): string => {
-  if (v instanceof Date) {
-    if (!Number.isNaN(v.getTime())) return v.toISOString();
-  } else if (parsePlatformTimestamp(v)) {
-    return v.trim();
-  }
+  // z.date() has already refused an invalid Date.
+  if (v instanceof Date) return v.toISOString();
+  if (parsePlatformTimestamp(v)) return v.trim();
   ctx.addIssue({ code: "custom", message: "expected an ISO-8601 date" });
   return z.NEVER;
 });

@@ -86,8 +86,31 @@ describe("pay-in body", () => {
     ["clientDateCreated", { clientDateCreated: "yesterday" }],
     ["clientDateCreated", { clientDateCreated: new Date(NaN) }],
     ["integrationMerhcnatData.webHook", { integrationMerhcnatData: { webHook: "ftp://x" } }],
+    [
+      "integrationMerhcnatData.webHook",
+      { integrationMerhcnatData: { webHook: "httpsx://shop.example/hook" } },
+    ],
+    [
+      "integrationMerhcnatData.webHook",
+      { integrationMerhcnatData: { webHook: "xhttp://shop.example/hook" } },
+    ],
   ])("%s refused", (field, over) => {
     expect(refused(() => buildPayInBody({ ...payIn, ...(over as Partial<PayInRequest>) })).field).toBe(field);
+  });
+
+  test("a webhook over plain http is accepted (the platform's own examples use it)", () => {
+    const body = buildPayInBody({
+      ...payIn,
+      integrationMerhcnatData: { webHook: "http://shop.example/hook" },
+    });
+    expect(body.integrationMerhcnatData).toEqual({ webHook: "http://shop.example/hook" });
+  });
+
+  test("an amount's refusal names the field once, and the reason", () => {
+    const e = refused(() => buildPayInBody({ ...payIn, amount: "1.23456" }));
+    expect(e.issues).toEqual([
+      { field: "amount", message: 'more than 4 digits after the separator (got "1.23456")' },
+    ]);
   });
 
   test("IPv6 and mono-bank / KZT methods accepted", () => {
