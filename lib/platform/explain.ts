@@ -96,6 +96,25 @@ function reasonOf(refusal: PlatformRefusal): RefusalCode {
   return "unknown";
 }
 
+/** Our words for a refusal: the most specific the refusal allows. */
+function explanation(
+  code: RefusalCode,
+  refusal: PlatformRefusal,
+  words: PlatformErrorWords,
+  subject: RefusalSubject,
+): string {
+  const { t } = words;
+  if (code === "notEnoughMoneyOnBalance") return shortage(refusal.message, words);
+  const method = refusal.paymentMethod;
+  if (code === "noSuitableTariffForRequest" && method)
+    return t("explain.noSuitableTariffForRequestMethod", { method });
+  const field = code === "invalidRequestParameters" ? fieldFromMessage(refusal.message) : null;
+  if (field) return t("explain.invalidRequestParametersField", { field });
+  if (code === "unknown" && refusal.codeError)
+    return t("explain.unknownCode", { subject, code: refusal.codeError });
+  return t(`explain.${code}`, { subject });
+}
+
 /**
  * A platform refusal explained in the reader's language (spec: Errors; wire notes: codeErrorExt), with
  * the platform's own message kept as it came and the traceID for the platform's support. A code wins
@@ -106,20 +125,8 @@ export function explainPlatformRefusal(
   words: PlatformErrorWords,
   subject: RefusalSubject = "payout",
 ): ExplainedError {
-  const { t } = words;
   const code = reasonOf(refusal);
   const platformMessage = refusal.message?.trim() ? refusal.message.slice(0, PLATFORM_MESSAGE_SHOWN) : null;
-  const field = code === "invalidRequestParameters" ? fieldFromMessage(refusal.message) : null;
-  const method = refusal.paymentMethod;
-  const message =
-    code === "notEnoughMoneyOnBalance"
-      ? shortage(refusal.message, words)
-      : code === "noSuitableTariffForRequest" && method
-        ? t("explain.noSuitableTariffForRequestMethod", { method })
-        : code === "invalidRequestParameters" && field
-          ? t("explain.invalidRequestParametersField", { field })
-          : code === "unknown" && refusal.codeError
-            ? t("explain.unknownCode", { subject, code: refusal.codeError })
-            : t(`explain.${code}`, { subject });
+  const message = explanation(code, refusal, words, subject);
   return { code, codeError: refusal.codeError, message, platformMessage, traceID: refusal.traceID };
 }
