@@ -22,7 +22,7 @@ export function generateRecoveryCodes(): string[] {
 
 /** The code as stored (lower case, no dash or spaces), or null when it cannot be a recovery code. */
 export function normaliseRecoveryCode(input: string): string | null {
-  const compact = input.trim().toLowerCase().replace(/[\s-]/g, "");
+  const compact = input.toLowerCase().replace(/[\s-]/g, "");
   if (compact.length !== LENGTH) return null;
   return [...compact].every((c) => ALPHABET.includes(c)) ? compact : null;
 }
