@@ -219,6 +219,16 @@ describe("enrolment, step-up, regenerate, disable and reset", () => {
     });
   });
 
+  it("an enrolled user's wrong code, from the app or as a recovery code: exactly a refusal", async () => {
+    const u = await enrolled();
+    const row = await getDb().user.findUniqueOrThrow({
+      where: { id: u.id },
+      select: { id: true, totpSecret: true, totpEnrolledAt: true, totpLastStep: true },
+    });
+    expect(await verifySecondFactor(row, "000000", new Date())).toEqual({ ok: false });
+    expect(await verifySecondFactor(row, "abcde-fghjk", new Date())).toEqual({ ok: false });
+  });
+
   it("confirming when already enrolled is refused before any code is checked", async () => {
     const u = await enrolled();
     expect(await enrolment.confirmEnrolment(u.actor, null, codeFor(u.secret))).toEqual({
