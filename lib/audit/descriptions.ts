@@ -1,6 +1,7 @@
 import "server-only";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
+import { SYSTEM_ACTOR_NAMES } from "./log";
 
 /**
  * What an audit action means, in words (messages/<locale>/audit.json, `actions`, nested by the dots of
@@ -8,6 +9,13 @@ import { messagesFor } from "@/lib/i18n/messages";
  * without a description (tests/unit/audit/action-descriptions.test.ts keeps every action of the code
  * described).
  */
+/** Who did it, as the audit page shows it: a user's email as stored, an actor without a user in words. */
+export function auditActorName(stored: string, locale: Locale): string {
+  if (!SYSTEM_ACTOR_NAMES.includes(stored)) return stored;
+  const actors = (messagesFor(locale).audit as { actors?: Record<string, string> } | undefined)?.actors;
+  return actors?.[stored] ?? stored;
+}
+
 export function auditActionDescription(action: string, locale: Locale): string | null {
   let node: unknown = (messagesFor(locale).audit as { actions?: unknown } | undefined)?.actions;
   for (const part of action.split(".")) {

@@ -13,6 +13,13 @@ export type StaffActor = Actor & { id: string; email: string; role: Role };
 
 /** The actor for changes made from the command line on the server. */
 export const cliActor: Actor = { id: null, email: "cli", role: null, ip: null };
+/** The actor of the worker's own decisions (submitting approved pay-outs, settling their outcome). */
+export const systemActor: Actor = { id: null, email: "system", role: null, ip: null };
+/** The actor of scheduled upkeep (the monthly statement issued on its own). */
+export const automaticActor: Actor = { id: null, email: "automatic", role: null, ip: null };
+
+/** The names the actors without a user are stored under (in the place of an email), worded on the audit page. */
+export const SYSTEM_ACTOR_NAMES = [cliActor.email, systemActor.email, automaticActor.email] as string[];
 
 export type AuditEntry = {
   action: string;

@@ -1,5 +1,5 @@
 import "server-only";
-import { audit, type Actor } from "@/lib/audit/log";
+import { audit, systemActor, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
@@ -62,8 +62,6 @@ export function creationFor(row: Row) {
     },
   };
 }
-
-const systemActor: Actor = { id: null, email: "system", role: null, ip: null };
 
 /**
  * Moves a submitting request to the outcome of its submission (`data` sets the other columns) and,

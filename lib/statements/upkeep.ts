@@ -1,5 +1,5 @@
 import "server-only";
-import { cliActor } from "@/lib/audit/log";
+import { automaticActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { issueStatement, markSupersededStatements } from "@/lib/statements/issue";
 import { settleComparisons } from "@/lib/ledger/proof";
@@ -29,7 +29,7 @@ export async function issueLastMonthIfCovered(now = new Date()): Promise<string 
     }),
   ]);
   if (standing || !covering) return null;
-  const issued = await issueStatement(period, { ...cliActor, email: "automatic" }, { automatic: true });
+  const issued = await issueStatement(period, automaticActor, { automatic: true });
   return issued.id;
 }
 

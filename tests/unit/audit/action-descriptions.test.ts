@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { auditActionDescription } from "@/lib/audit/descriptions";
+import { auditActionDescription, auditActorName } from "@/lib/audit/descriptions";
+import { SYSTEM_ACTOR_NAMES } from "@/lib/audit/log";
 
 const ROOT = process.cwd();
 
@@ -135,5 +136,24 @@ describe("audit action descriptions", () => {
     expect(auditActionDescription("user", "en")).toBeNull();
     expect(auditActionDescription("no.such.action", "ru")).toBeNull();
     expect(auditActionDescription("__proto__", "en")).toBeNull();
+  });
+});
+
+describe("who did it", () => {
+  it.each([
+    ["cli", "command line", "командная строка"],
+    ["system", "Paydesk (worker)", "Paydesk (обработчик)"],
+    ["automatic", "Paydesk (scheduled)", "Paydesk (по расписанию)"],
+    ["finance@example.test", "finance@example.test", "finance@example.test"],
+  ])("%s reads as %j in English and %j in Russian", (stored, en, ru) => {
+    expect(auditActorName(stored, "en")).toBe(en);
+    expect(auditActorName(stored, "ru")).toBe(ru);
+  });
+
+  it("every actor without a user has words in both languages", () => {
+    for (const name of SYSTEM_ACTOR_NAMES) {
+      expect(auditActorName(name, "en")).not.toBe(name);
+      expect(auditActorName(name, "ru")).not.toBe(name);
+    }
   });
 });

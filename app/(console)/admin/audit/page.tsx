@@ -4,7 +4,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { Field } from "@/components/ui/field";
-import { auditActionDescription } from "@/lib/audit/descriptions";
+import { auditActionDescription, auditActorName } from "@/lib/audit/descriptions";
 import { parseAuditFilter, listAudit } from "@/lib/audit/queries";
 import { requirePagePermission } from "@/lib/auth/session";
 import { requestPreferences } from "@/lib/auth/request-preferences";
@@ -94,7 +94,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           {page.rows.map((r) => (
             <DataRow key={r.id} testId="audit-row" top>
               <Cell kind="when">{formatDateTime(new Date(r.at), timeZone, locale)}</Cell>
-              <Cell>{r.actorEmail ?? "—"}</Cell>
+              <Cell>{r.actorEmail ? auditActorName(r.actorEmail, locale) : "—"}</Cell>
               <Cell kind="code">{r.ip ?? "—"}</Cell>
               <Cell className="text-xs">
                 <span className="font-mono">{r.action}</span>
