@@ -7,10 +7,10 @@ import { isFinal } from "@/lib/operations/status";
  * payment-currency amounts and the operation's own rate only ride along for reference (spec, Operation
  * rule 2: "a merchant ledger keeps them apart").
  *
- * The database derives the LedgerPosting rows with the same rules (function ledger_derive_postings in
- * migration 20261123004903_ledger, run by triggers on Operation and OperationStatusChange);
- * tests/integration/ledger/rules-sql.test.ts holds the two to each other, and the balance proof
- * (lib/ledger/proof.ts) holds both to the platform's GET /balance.
+ * The database derives the LedgerPosting rows with the same rules (function ledger_derive_postings,
+ * last written by migration 20261123223651_ledger_rules_without_lateral_values, run by triggers on
+ * Operation and OperationStatusChange); tests/integration/ledger/ledger.test.ts holds the two to each
+ * other, and the balance proof (lib/ledger/proof.ts) holds both to the platform's GET /balance.
  *
  * Each posting has two effects: `amount` on the available balance (the figure GET /balance reports as
  * amountInCurrencyBalance, "remainder on the main balance account") and `holdDelta` on the part held by

@@ -3,7 +3,7 @@ import type { OperationStatus } from "@/lib/generated/prisma/enums";
 /**
  * The final statuses of an operation (spec, transitions table): once mirrored, a final status never
  * changes. The one definition; SQL writes it as FINAL_STATUSES_SQL. (The ledger's triggers in migration
- * 20261123004903_ledger spell it out once more in SQL; tests/integration/ledger/rules-sql.test.ts holds
+ * 20261123004903_ledger spell it out once more in SQL; tests/integration/ledger/ledger.test.ts holds
  * them to lib/ledger/rules.ts, which asks isFinal.)
  */
 export const finalStatuses: readonly OperationStatus[] = ["success", "failed"];
