@@ -4,11 +4,12 @@ import { getDb } from "@/lib/db";
 import { getDatabaseUrl } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
+import { isWriteConflict } from "@/lib/errors/write-conflict";
 import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import type { PlatformClient } from "@/lib/platform/client";
 import { findDrift } from "@/lib/reconcile/drift";
 import type { StopNote } from "@/lib/reconcile/run-notes";
-import { walkOperations } from "@/lib/reconcile/walk";
+import { walkOperations, type WalkedPage } from "@/lib/reconcile/walk";
 import { finalStatuses } from "@/lib/operations/status";
 
 const RUNNER_LOCK = 7_370_001;
@@ -95,6 +96,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   let watermark: Date | null = null;
   let stop: StopNote = { code: "endOfList", args: {} };
   const seen: string[] = [];
+  const inFlight: Promise<void>[] = [];
   try {
     const pages = walkOperations(options.platform, {
       take: options.take ?? 1000,
@@ -107,8 +109,8 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
         return false;
       },
     });
-    for await (const page of pages) {
-      const results = await applySnapshotsBatch(page.operations, "reconciliation", page.traceID, page.readAt);
+    const storePage = async (page: WalkedPage) => {
+      const results = await writePage(page);
       const findings = findDrift(results, { graceCutoff, mirrorWasReconciled });
       if (findings.length > 0) {
         const storedAt = new Date();
@@ -124,14 +126,24 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
         });
       }
       drift += findings.length;
-      watermark ??= page.operations[0]?.dateAdded ?? null;
       counters.pages += 1;
       counters.operationsSeen += page.operations.length;
       counters.inserted += results.filter((r) => r.outcome === "inserted").length;
       counters.updated += results.filter((r) => r.outcome === "updated").length;
       if (options.kind === "full") for (const op of page.operations) seen.push(op.id);
       await db.reconciliationRun.update({ where: { id: run.id }, data: counters });
+    };
+    // Two pages are stored at once: while one page's transaction runs in the database, the next page is
+    // judged and sent. Pages hold different operations (the walk drops repeats), each under its own locks.
+    for await (const page of pages) {
+      // The newest operation of the first page, whichever page is stored first.
+      watermark ??= page.operations[0]?.dateAdded ?? null;
+      const stored = storePage(page);
+      stored.catch(() => {}); // awaited below or, after a failure, settled in the catch block
+      inFlight.push(stored);
+      if (inFlight.length === 2) await inFlight.shift();
     }
+    await Promise.all(inFlight.splice(0));
     if (options.kind === "full") drift += await recordMissingOnPlatform(run.id, seen, graceCutoff);
     await db.reconciliationRun.update({
       where: { id: run.id },
@@ -146,12 +158,30 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     });
     return { status: "completed", runId: run.id, ...counters, drift, stop };
   } catch (error) {
+    await Promise.allSettled(inFlight);
     const message = error instanceof Error ? error.message : String(error);
     await db.reconciliationRun.update({
       where: { id: run.id },
       data: { ...counters, status: "failed", finishedAt: now(), errorCode: "failed", error: message },
     });
     throw error;
+  }
+}
+
+const WRITE_ATTEMPTS = 3;
+
+/**
+ * One page in one transaction. Two pages are stored at once and webhooks are applied meanwhile, so a
+ * page's transaction may collide with another over the ledger's quarter-hour sums and be ended by
+ * PostgreSQL (a deadlock): nothing of it was written, and it is judged and written again.
+ */
+async function writePage(page: WalkedPage) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applySnapshotsBatch(page.operations, "reconciliation", page.traceID, page.readAt);
+    } catch (error) {
+      if (attempt >= WRITE_ATTEMPTS || !isWriteConflict(error)) throw error;
+    }
   }
 }
 

@@ -96,8 +96,19 @@ export type UnconfirmedReason =
 
 export type Judgement = { outcome: ApplyOutcome; differences: MirroredField[]; reason?: UnconfirmedReason };
 
+/** The fields are compared only against a mirrored row: a first sighting (every row of a first full
+ * reconciliation) does not spend the time to put them in comparable form. */
 export function incomingSnapshot(op: Operation, source: SnapshotSource, receivedAt: Date): IncomingSnapshot {
-  return { status: op.status, dateUpdated: op.dateUpdated, source, receivedAt, fields: fieldsOfSnapshot(op) };
+  let fields: Partial<MirrorFields> | undefined;
+  return {
+    status: op.status,
+    dateUpdated: op.dateUpdated,
+    source,
+    receivedAt,
+    get fields() {
+      return (fields ??= fieldsOfSnapshot(op));
+    },
+  };
 }
 
 /** The dateUpdated a snapshot may claim for ordering: never later than its arrival plus SKEW_MS. */

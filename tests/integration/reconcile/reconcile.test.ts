@@ -2,36 +2,14 @@ import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
-import type { Operation } from "@/lib/platform/schemas";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { walkOperations } from "@/lib/reconcile/walk";
+import { FakeList } from "../../support/fake-list";
 import { snapshot } from "../../support/operations";
 import { runNoteIn } from "../../support/notes";
 
 const db = getDb();
-
-/** The platform's list endpoint over an in-memory ledger, newest dateAdded first, with a hook per call. */
-class FakeList implements Pick<PlatformClient, "listOperations"> {
-  ops: Operation[] = [];
-  calls = 0;
-  beforeEachCall: (call: number) => void = () => {};
-  add(op: Operation) {
-    this.ops.push(op);
-    this.ops.sort((a, b) => b.dateAdded.getTime() - a.dateAdded.getTime() || (a.id < b.id ? 1 : -1));
-  }
-  replace(op: Operation) {
-    this.ops = this.ops.map((o) => (o.id === op.id ? op : o));
-  }
-  async listOperations({ skip, take }: { skip: number; take: number }) {
-    this.beforeEachCall(++this.calls);
-    return {
-      operations: this.ops.slice(skip, skip + take),
-      totalNumberRecords: this.ops.length,
-      traceID: `list-${this.calls}`,
-    };
-  }
-}
 
 // Minutes after 1990-01-01: a period no other test uses, so counts here are exact.
 const minute = (m: number) => new Date(Date.UTC(1990, 0, 1) + m * 60_000).toISOString();
