@@ -243,9 +243,12 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
     const fullMs = performance.now() - started;
     if (full.status !== "completed") throw new Error(`full reconciliation: ${full.status}`);
 
+    // The same pages read again with nothing written: the part of the run no database work can shorten.
     const all: Operation[] = [];
+    started = performance.now();
     for (let skip = 0; skip < RECONCILE_OPERATIONS; skip += 1000)
       all.push(...(await platform.listOperations({ skip, take: 1000 })).operations);
+    const readMs = performance.now() - started;
     const copyMs = await copyRows(databaseUrl, all);
 
     // 1% of the operations change: new pay-ins arrive and open ones move on.
@@ -280,7 +283,15 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
         ok: opsPerSecond >= 5000,
       },
       { name: "reconcile: plain COPY of the same rows", value: round(copyMs / 1000, 2), unit: "s" },
-      { name: "reconcile: full run time / COPY time", value: round(fullMs / copyMs, 1), unit: "x" },
+      {
+        name: "reconcile: full run time / COPY time",
+        value: round(fullMs / copyMs, 1),
+        unit: "x",
+        goal: "<= 2",
+        ok: fullMs / copyMs <= 2,
+      },
+      { name: "reconcile: reading the same pages alone", value: round(readMs / 1000, 2), unit: "s" },
+      { name: "reconcile: page reads alone / COPY time", value: round(readMs / copyMs, 1), unit: "x" },
       {
         name: `reconcile: incremental run after 1% changed (${incremental.operationsSeen} ops read)`,
         value: round(incrementalMs / 1000, 2),
