@@ -11,9 +11,10 @@ let restore: () => Promise<void>;
 let payOut: string;
 beforeAll(async () => {
   restore = await isolateDatabase();
-  [payOut] = await insertOperations([
+  const [id] = await insertOperations([
     { dateAdded: new Date("2026-11-20T10:00:00Z"), typeOperation: "payOut", status: "in_progress" },
   ]);
+  payOut = id!;
 });
 afterAll(() => restore());
 
