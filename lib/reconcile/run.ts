@@ -143,7 +143,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
       inFlight.push(stored);
       if (inFlight.length === 2) await inFlight.shift();
     }
-    await Promise.all(inFlight.splice(0));
+    while (inFlight.length > 0) await inFlight.shift();
     if (options.kind === "full") drift += await recordMissingOnPlatform(run.id, seen, graceCutoff);
     await db.reconciliationRun.update({
       where: { id: run.id },
