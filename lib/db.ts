@@ -42,3 +42,31 @@ export function getDb(): Db {
 export function poolConnection(): Promise<pg.PoolClient> {
   return getPool().connect();
 }
+
+/**
+ * Runs `fn` in a transaction on a connection of the same pool, without Prisma: for statements whose
+ * parameters are too large for Prisma's per-query work (a reconciliation page's rows as one JSON text
+ * are serialised and parsed again by Prisma's runtime before they are sent). Rolls back if `fn` throws;
+ * a connection whose rollback failed is discarded.
+ */
+export async function withPoolTransaction<T>(
+  fn: (client: pg.PoolClient) => Promise<T>,
+  options: { statementTimeoutMs: number },
+): Promise<T> {
+  const client = await poolConnection();
+  let broken = false;
+  try {
+    await client.query("BEGIN");
+    await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -39,7 +39,6 @@ export function findDrift(
 ): DriftFinding[] {
   const findings: DriftFinding[] = [];
   for (const { op, outcome, before, differences } of results) {
-    const platform = fieldsOfSnapshot(op);
     const settled = (op.dateUpdated ?? op.dateAdded) < options.graceCutoff;
     if (!before) {
       if (options.mirrorWasReconciled && settled)
@@ -48,7 +47,7 @@ export function findDrift(
           kind: "missingInMirror",
           fields: [],
           mirrorValue: null,
-          platformValue: pickFields(platform, [...CONTEXT, "amount", "amountInCurrencyBalance"]),
+          platformValue: pickFields(fieldsOfSnapshot(op), [...CONTEXT, "amount", "amountInCurrencyBalance"]),
           repaired: outcome === "inserted",
         });
       continue;
@@ -70,7 +69,7 @@ export function findDrift(
       kind,
       fields: differences,
       mirrorValue: pickFields(before.fields, shown),
-      platformValue: pickFields(platform, shown),
+      platformValue: pickFields(fieldsOfSnapshot(op), shown),
       repaired: outcome === "updated",
     });
   }

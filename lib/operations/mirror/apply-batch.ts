@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db";
+import { withPoolTransaction } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
 import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
@@ -58,11 +58,11 @@ export async function applySnapshotsBatch(
   const unique = [...new Map(ops.map((op) => [op.id, op])).values()];
   if (unique.length === 0) return [];
   const ids = unique.map((op) => op.id).sort();
-  return getDb().$transaction(
+  return withPoolTransaction(
     async (tx) => {
-      await tx.$executeRawUnsafe(
+      await tx.query(
         `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370))) FROM (SELECT unnest($1::text[]) AS id ORDER BY 1) AS sorted`,
-        ids,
+        [ids],
       );
       const current = await readMirrorStates(tx, ids);
       const now = new Date().toISOString();
@@ -99,10 +99,10 @@ export async function applySnapshotsBatch(
           });
         }
       }
-      if (writes.length > 0) await tx.$executeRawUnsafe(UPSERT, JSON.stringify(writes));
-      if (history.length > 0) await tx.$executeRawUnsafe(INSERT_HISTORY, JSON.stringify(history));
+      if (writes.length > 0) await tx.query(UPSERT, [JSON.stringify(writes)]);
+      if (history.length > 0) await tx.query(INSERT_HISTORY, [JSON.stringify(history)]);
       return results;
     },
-    { timeout: 60_000 },
+    { statementTimeoutMs: 60_000 },
   );
 }

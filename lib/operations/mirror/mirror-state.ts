@@ -1,4 +1,5 @@
 import "server-only";
+import type pg from "pg";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import { comparableDecimal, comparableJson, type MirrorFields } from "@/lib/operations/mirror/mirror-fields";
@@ -89,11 +90,17 @@ function toState(r: Row): MirrorState {
   };
 }
 
-/** The mirror's state of each of these operations that it has; call it under their advisory locks. */
+/**
+ * The mirror's state of each of these operations that it has; call it under their advisory locks.
+ * Reads through a Prisma transaction or a plain pg connection (the two return the same values).
+ */
 export async function readMirrorStates(
-  tx: Prisma.TransactionClient,
+  tx: Prisma.TransactionClient | pg.ClientBase,
   ids: string[],
 ): Promise<Map<string, MirrorState>> {
-  const rows = await tx.$queryRawUnsafe<Row[]>(SELECT, ids);
+  const rows =
+    "$queryRawUnsafe" in tx
+      ? await tx.$queryRawUnsafe<Row[]>(SELECT, ids)
+      : (await tx.query<Row>(SELECT, [ids])).rows;
   return new Map(rows.map((r) => [r.id, toState(r)]));
 }

@@ -4,9 +4,10 @@
 // operation listed twice applied once.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
+import { getDb, withPoolTransaction } from "@/lib/db";
 import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import { readMirrorStates } from "@/lib/operations/mirror/mirror-state";
 import { snapshot } from "../../support/operations";
 
 const db = getDb();
@@ -162,5 +163,31 @@ describe("applySnapshotsBatch", () => {
       detailsBankName: "Sberbank",
     });
     expect((await historyOf(id)).at(-1)).toMatchObject({ sourceRef: null, toStatus: "in_progress" });
+  });
+
+  it("reads the mirror's state on a plain pg connection exactly as through Prisma: dates, JSON details, amounts, nulls", async () => {
+    const [withJson, bare] = [randomUUID(), randomUUID()];
+    await applySnapshot(snapshot({ id: withJson, status: "in_progress", dateUpdated: iso(1) }), "readBack", {
+      receivedAt: t(2),
+    });
+    await applySnapshot(snapshot({ id: bare, typeOperation: "payOut", dateUpdated: iso(3) }), "readBack", {
+      receivedAt: t(4),
+    });
+    await db.operation.update({
+      where: { id: withJson },
+      data: { detailsNumberAdditional: { phone: "+79990001122", codes: [1, 2.5] }, detailsQrCode: "qr-text" },
+    });
+    const ids = [withJson, bare, randomUUID()];
+    const throughPrisma = await db.$transaction((tx) => readMirrorStates(tx, ids));
+    const throughPg = await withPoolTransaction((tx) => readMirrorStates(tx, ids), {
+      statementTimeoutMs: 5_000,
+    });
+    expect([...throughPg.keys()].sort()).toEqual([withJson, bare].sort());
+    expect(throughPg).toEqual(throughPrisma);
+    expect(throughPg.get(withJson)?.kept.details?.numberAdditional).toEqual({
+      phone: "+79990001122",
+      codes: [1, 2.5],
+    });
+    expect(throughPg.get(bare)?.receivedAt).toEqual(t(4));
   });
 });

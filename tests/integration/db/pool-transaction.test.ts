@@ -1,0 +1,84 @@
+// withPoolTransaction (lib/db.ts): the plain-pg transaction the reconciliation's page writes use. It
+// commits what the callback wrote, writes nothing when the callback fails or a statement outlives the
+// timeout, and always gives its connection back to the pool.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb, withPoolTransaction } from "@/lib/db";
+import { getDatabasePoolSize } from "@/lib/env";
+import { isolateDatabase } from "../../support/database";
+
+let restore: () => Promise<void>;
+const rows = async () =>
+  (await getDb().$queryRawUnsafe<{ v: number }[]>(`SELECT v FROM pool_tx_probe ORDER BY v`)).map((r) => r.v);
+
+beforeAll(async () => {
+  restore = await isolateDatabase();
+  await getDb().$executeRawUnsafe(`CREATE TABLE pool_tx_probe (v int PRIMARY KEY)`);
+});
+afterAll(() => restore());
+
+describe("withPoolTransaction", () => {
+  it("commits every statement of the callback and returns its result", async () => {
+    const result = await withPoolTransaction(
+      async (tx) => {
+        await tx.query(`INSERT INTO pool_tx_probe VALUES (1)`);
+        await tx.query(`INSERT INTO pool_tx_probe VALUES ($1)`, [2]);
+        return "done";
+      },
+      { statementTimeoutMs: 5_000 },
+    );
+    expect(result).toBe("done");
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("writes nothing when the callback throws after a statement succeeded", async () => {
+    await expect(
+      withPoolTransaction(
+        async (tx) => {
+          await tx.query(`INSERT INTO pool_tx_probe VALUES (3)`);
+          throw new Error("judged wrong");
+        },
+        { statementTimeoutMs: 5_000 },
+      ),
+    ).rejects.toThrow("judged wrong");
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("ends a statement that outlives the timeout, with PostgreSQL's query_canceled, and writes nothing", async () => {
+    const error = await withPoolTransaction(
+      async (tx) => {
+        await tx.query(`INSERT INTO pool_tx_probe VALUES (4)`);
+        await tx.query(`SELECT pg_sleep(2)`);
+      },
+      { statementTimeoutMs: 100 },
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "57014" });
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("the timeout is the transaction's own: the next use of the connection has none", async () => {
+    const timeouts = await Promise.all(
+      Array.from({ length: getDatabasePoolSize() }, () =>
+        withPoolTransaction(async (tx) => (await tx.query(`SHOW statement_timeout`)).rows[0], {
+          statementTimeoutMs: 1_234,
+        }),
+      ),
+    );
+    expect(new Set(timeouts.map((r) => r.statement_timeout))).toEqual(new Set(["1234ms"]));
+    const after = await getDb().$queryRawUnsafe<{ statement_timeout: string }[]>(`SHOW statement_timeout`);
+    expect(after[0]?.statement_timeout).toBe("0");
+  });
+
+  it("gives the connection back after failures: more failed transactions than the pool has connections, then one that works", async () => {
+    for (let i = 0; i < getDatabasePoolSize() + 3; i++) {
+      await expect(
+        withPoolTransaction(async (tx) => tx.query(`INSERT INTO pool_tx_probe VALUES (1)`), {
+          statementTimeoutMs: 5_000,
+        }),
+      ).rejects.toMatchObject({ code: "23505" });
+    }
+    await withPoolTransaction(async (tx) => tx.query(`INSERT INTO pool_tx_probe VALUES (5)`), {
+      statementTimeoutMs: 5_000,
+    });
+    expect(await rows()).toEqual([1, 2, 5]);
+  });
+});
