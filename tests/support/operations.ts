@@ -10,6 +10,9 @@ export type SnapshotInput = {
   dateUpdated?: string;
   typeOperation?: "payIn" | "payOut";
   amount?: string;
+  /** The ledger's amounts (default 15.7 and 0.4714). */
+  amountInCurrencyBalance?: string;
+  amountComissionInCurrencyBalance?: string;
   idTransactionMerchant?: string;
 };
 
@@ -26,7 +29,7 @@ export function snapshot(input: SnapshotInput = {}): Operation {
     "typeOperation":"${input.typeOperation ?? "payIn"}","status":"${input.status ?? "created"}",
     "idTransactionMerchant":"${input.idTransactionMerchant ?? `order-${id}`}",
     "amountInitial":${amount},"amountRandomized":${amount},"amount":${amount},"amountComission":45.015,
-    "currency":"RUB","amountInCurrencyBalance":15.7,"amountComissionInCurrencyBalance":0.4714,"exchangeRate":95.5,
+    "currency":"RUB","amountInCurrencyBalance":${input.amountInCurrencyBalance ?? "15.7"},"amountComissionInCurrencyBalance":${input.amountComissionInCurrencyBalance ?? "0.4714"},"exchangeRate":95.5,
     "paymentDetailsData":${details}}`;
   return decodeOperation(parseWireJson(text));
 }

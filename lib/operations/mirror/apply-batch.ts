@@ -68,6 +68,7 @@ export async function applySnapshotsBatch(
       const now = new Date().toISOString();
       const results: BatchItemResult[] = [];
       const writes: object[] = [];
+      const written: string[] = [];
       const history: {
         operationId: string;
         fromStatus: OperationStatus | null;
@@ -81,6 +82,7 @@ export async function applySnapshotsBatch(
         const { outcome, differences } = judgeSnapshot(before, incomingSnapshot(op, source, receivedAt));
         results.push({ op, outcome, before, differences });
         if (outcome !== "inserted" && outcome !== "updated") continue;
+        written.push(op.id);
         writes.push({
           ...snapshotToRow(op, source, null, before?.kept ?? null),
           snapshotReceivedAt: receivedAt,
@@ -99,8 +101,13 @@ export async function applySnapshotsBatch(
           });
         }
       }
-      if (writes.length > 0) await tx.query(UPSERT, [JSON.stringify(writes)]);
+      if (writes.length === 0) return results;
+      // The ledger is derived once, after both writes, rather than by each statement's trigger
+      // (migration 20261124005334_ledger_derivation_deferred_for_batches).
+      await tx.query(`SET LOCAL paydesk.ledger_derivation = 'deferred'`);
+      await tx.query(UPSERT, [JSON.stringify(writes)]);
       if (history.length > 0) await tx.query(INSERT_HISTORY, [JSON.stringify(history)]);
+      await tx.query(`SELECT ledger_derive_postings($1::uuid[])`, [written]);
       return results;
     },
     { statementTimeoutMs: 60_000 },
