@@ -70,3 +70,10 @@ export async function withPoolTransaction<T>(
     client.release(broken);
   }
 }
+
+/** One statement on a connection of the same pool, without Prisma (see withPoolTransaction). */
+export function poolQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  query: pg.QueryConfig,
+): Promise<pg.QueryResult<R>> {
+  return getPool().query<R>(query);
+}

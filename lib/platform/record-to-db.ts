@@ -1,30 +1,38 @@
 import "server-only";
-import { getDb } from "@/lib/db";
+import { poolQuery } from "@/lib/db";
 import type { ApiCallRecord, ApiCallRecorder } from "./recorder";
 import { isUuid } from "@/lib/uuid";
+
+// Plain pg, prepared once per connection: every platform call is recorded, a webhook's read-back too.
+const INSERT_CALL = `INSERT INTO "ApiCall" ("startedAt", method, path, "requestBody", "responseBody", "httpStatus",
+    "envelopeStatus", "codeError", message, "traceID", "latencyMs", error, dialect, "actorUserId", "operationId",
+    "idTransactionMerchant")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::uuid, $15::uuid, $16)`;
 
 /** Stores every platform call attempt in ApiCall: what support searches by traceID. */
 export const databaseRecorder: ApiCallRecorder = {
   async record(call: ApiCallRecord) {
-    await getDb().apiCall.create({
-      data: {
-        startedAt: call.startedAt,
-        method: call.method,
-        path: call.path,
-        requestBody: call.requestBody,
-        responseBody: call.responseBody,
-        httpStatus: call.httpStatus,
-        envelopeStatus: call.envelopeStatus,
-        codeError: call.codeError,
-        message: call.message,
-        traceID: call.traceID,
-        latencyMs: Math.round(call.latencyMs),
-        error: call.error,
-        dialect: call.dialect,
-        actorUserId: call.actorUserId && isUuid(call.actorUserId) ? call.actorUserId : null,
-        operationId: call.operationId && isUuid(call.operationId) ? call.operationId : null,
-        idTransactionMerchant: call.idTransactionMerchant,
-      },
+    await poolQuery({
+      name: "api-call-insert",
+      text: INSERT_CALL,
+      values: [
+        call.startedAt,
+        call.method,
+        call.path,
+        call.requestBody,
+        call.responseBody,
+        call.httpStatus,
+        call.envelopeStatus,
+        call.codeError,
+        call.message,
+        call.traceID,
+        Math.round(call.latencyMs),
+        call.error,
+        call.dialect,
+        call.actorUserId && isUuid(call.actorUserId) ? call.actorUserId : null,
+        call.operationId && isUuid(call.operationId) ? call.operationId : null,
+        call.idTransactionMerchant,
+      ],
     });
   },
 };

@@ -1,6 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { poolQuery } from "@/lib/db";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import {
   applySnapshot,
@@ -23,7 +22,8 @@ import { type AppliedNote, type OutcomeNote } from "@/lib/webhooks/outcome-notes
 /** A failed read-back is retried on later passes; after this many attempts the delivery is `failed`. */
 export const MAX_PROCESSING_ATTEMPTS = 8;
 
-type Claimed = { id: bigint; body: string; processingAttempts: number; receivedAt: Date };
+/** A leased delivery; pg gives the bigint id as its decimal text. */
+type Claimed = { id: string; body: string; processingAttempts: number; receivedAt: Date };
 type Decision = { outcome: WebhookOutcome; note: OutcomeNote | null; readBackTraceID: string | null } | null;
 
 const outcomeOf: Record<ApplyOutcome, WebhookOutcome> = {
@@ -45,7 +45,7 @@ const CLAIM_SECONDS = 60;
  * (with 30,000 deliveries that held all workers together to ~100 events/s, whatever their number).
  * Ordered by (outcome, id), only the (outcome, id) index answers, starting at the first waiting delivery.
  */
-export const claimNextDelivery = Prisma.sql`
+export const CLAIM_NEXT_DELIVERY = `
   UPDATE "WebhookDelivery" SET "claimedUntil" = now() + make_interval(secs => ${CLAIM_SECONDS}),
                                "processingAttempts" = "processingAttempts" + 1
   WHERE id = (SELECT id FROM "WebhookDelivery"
@@ -53,6 +53,12 @@ export const claimNextDelivery = Prisma.sql`
                 AND ("claimedUntil" IS NULL OR "claimedUntil" < now())
               ORDER BY outcome, id LIMIT 1 FOR UPDATE SKIP LOCKED)
   RETURNING id, body, "processingAttempts", "receivedAt"`;
+
+const SETTLE_DELIVERY = `UPDATE "WebhookDelivery" SET outcome = $2::"WebhookOutcome", "outcomeCode" = $3,
+    "outcomeArgs" = $4::jsonb, "outcomeDetail" = NULL, "readBackTraceID" = $5, "processedAt" = now(),
+    "claimedUntil" = NULL
+  WHERE id = $1`;
+const RETRY_DELIVERY_LATER = `UPDATE "WebhookDelivery" SET "claimedUntil" = $2 WHERE id = $1`;
 
 /**
  * Processes received webhooks; several workers may run at once. A delivery is claimed with a short lease
@@ -67,26 +73,29 @@ export async function processPendingWebhooks(
   limit = 100,
   keepGoing: () => boolean = () => true,
 ): Promise<number> {
-  const db = getDb();
   let handled = 0;
+  // Plain pg, each statement prepared once per connection: these run once or twice for every event.
   while (handled < limit && keepGoing()) {
-    const [row] = await db.$queryRaw<Claimed[]>(claimNextDelivery);
+    const [row] = (await poolQuery<Claimed>({ name: "webhook-claim", text: CLAIM_NEXT_DELIVERY })).rows;
     if (!row) break;
     const decision = await decide(row, platform);
-    await db.webhookDelivery.update({
-      where: { id: row.id },
-      data: decision
-        ? {
-            outcome: decision.outcome,
-            outcomeCode: decision.note?.code ?? null,
-            outcomeArgs: decision.note?.args ?? Prisma.DbNull,
-            outcomeDetail: null,
-            readBackTraceID: decision.readBackTraceID,
-            processedAt: new Date(),
-            claimedUntil: null,
-          }
-        : { claimedUntil: new Date(Date.now() + retryDelayMs(row.processingAttempts)) },
-    });
+    if (decision) {
+      const args = decision.note?.args;
+      await poolQuery({
+        name: "webhook-settle",
+        text: SETTLE_DELIVERY,
+        values: [
+          row.id,
+          decision.outcome,
+          decision.note?.code ?? null,
+          args === undefined ? null : JSON.stringify(args),
+          decision.readBackTraceID,
+        ],
+      });
+    } else {
+      const retryAt = new Date(Date.now() + retryDelayMs(row.processingAttempts));
+      await poolQuery({ name: "webhook-retry", text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
+    }
     handled++;
   }
   return handled;

@@ -1,6 +1,6 @@
 import "server-only";
-import { getDb } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
+import type pg from "pg";
+import { withPoolTransaction } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
 import {
@@ -11,7 +11,12 @@ import {
   type MirrorFields,
 } from "@/lib/operations/mirror/mirror-fields";
 import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
-import { snapshotToRow } from "@/lib/operations/mirror/snapshot-row";
+import {
+  lockOperations,
+  mirrorRow,
+  writeMirrorRows,
+  writeStatusChanges,
+} from "@/lib/operations/mirror/write-rows";
 import { isFinal, statusRank } from "@/lib/operations/status";
 
 /*
@@ -71,7 +76,7 @@ export type ApplyOptions = {
   paymentMethod?: string | null;
   /** When Paydesk received the snapshot: a webhook's arrival, or when the read was sent (default now). */
   receivedAt?: Date;
-  tx?: Prisma.TransactionClient;
+  tx?: pg.ClientBase;
 };
 
 /** How far a dateUpdated may lie ahead of the snapshot's arrival (clocks differ a little). */
@@ -166,6 +171,7 @@ function judgeHint(current: MirrorState | null, incoming: IncomingSnapshot): Jud
 
 /**
  * Applies an operation snapshot from any source inside one transaction, under the invariants above.
+ * `options.tx` is a transaction of the caller's on a plain pg connection (withPoolTransaction).
  */
 export async function applySnapshot(
   op: Operation,
@@ -173,9 +179,9 @@ export async function applySnapshot(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const receivedAt = options.receivedAt ?? new Date();
-  const run = async (tx: Prisma.TransactionClient): Promise<ApplyResult> => {
+  const run = async (tx: pg.ClientBase): Promise<ApplyResult> => {
     // Serialises concurrent snapshots of the same operation, including the very first insert.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${op.id}, 7370))`;
+    await lockOperations(tx, [op.id]);
     const current = (await readMirrorStates(tx, [op.id])).get(op.id) ?? null;
     const judgement = judgeSnapshot(current, incomingSnapshot(op, source, receivedAt));
     const { outcome } = judgement;
@@ -183,36 +189,24 @@ export async function applySnapshot(
       const status = current?.status ?? op.status;
       return { outcome, previousStatus: current?.status ?? null, status, reason: judgement.reason };
     }
-    const row = {
-      ...snapshotToRow(op, source, options.paymentMethod ?? null, current?.kept ?? null),
-      snapshotReceivedAt: receivedAt,
-    };
-    const change = {
-      operationId: op.id,
-      toStatus: op.status,
-      source,
-      sourceRef: options.sourceRef ?? null,
-      platformDateUpdated: op.dateUpdated,
-    };
-    if (!current) {
-      await tx.operation.create({ data: row });
-      await tx.operationStatusChange.create({ data: { ...change, fromStatus: null } });
-      return { outcome, previousStatus: null, status: op.status };
+    const now = new Date().toISOString();
+    const kept = current?.kept ?? null;
+    await writeMirrorRows(tx, [
+      mirrorRow(op, source, { paymentMethod: options.paymentMethod ?? null, kept, receivedAt, now }),
+    ]);
+    if (current?.status !== op.status) {
+      await writeStatusChanges(tx, [
+        {
+          operationId: op.id,
+          fromStatus: current?.status ?? null,
+          toStatus: op.status,
+          source,
+          sourceRef: options.sourceRef ?? null,
+          platformDateUpdated: op.dateUpdated,
+        },
+      ]);
     }
-    await tx.operation.update({
-      where: { id: op.id },
-      data: {
-        ...row,
-        detailsNumberAdditional: row.detailsNumberAdditional ?? Prisma.DbNull,
-        detailsQrCode: row.detailsQrCode ?? Prisma.DbNull,
-        mirroredAt: new Date(),
-        ...(isFinal(op.status) ? { stuckFlaggedAt: null } : {}),
-      },
-    });
-    if (current.status !== op.status) {
-      await tx.operationStatusChange.create({ data: { ...change, fromStatus: current.status } });
-    }
-    return { outcome, previousStatus: current.status, status: op.status };
+    return { outcome, previousStatus: current?.status ?? null, status: op.status };
   };
-  return options.tx ? run(options.tx) : getDb().$transaction(run);
+  return options.tx ? run(options.tx) : withPoolTransaction(run, { statementTimeoutMs: 30_000 });
 }

@@ -3,7 +3,7 @@
 // payment method, updates that change no status, and the rank of every status written out.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/lib/db";
+import { getDb, withPoolTransaction } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import { applySnapshot, incomingSnapshot, judgeSnapshot } from "@/lib/operations/mirror/apply-snapshot";
@@ -299,11 +299,15 @@ describe("applySnapshot edges", () => {
   it("inside the caller's transaction: rolled back with it", async () => {
     const id = randomUUID();
     await expect(
-      getDb().$transaction(async (tx) => {
-        await applySnapshot(snapshot({ id, status: "created" }), "readBack", { tx });
-        expect(await tx.operation.count({ where: { id } })).toBe(1);
-        throw new Error("roll back");
-      }),
+      withPoolTransaction(
+        async (tx) => {
+          await applySnapshot(snapshot({ id, status: "created" }), "readBack", { tx });
+          const seen = await tx.query(`SELECT count(*)::int AS n FROM "Operation" WHERE id = $1`, [id]);
+          expect(seen.rows[0].n).toBe(1);
+          throw new Error("roll back");
+        },
+        { statementTimeoutMs: 5_000 },
+      ),
     ).rejects.toThrow("roll back");
     expect(await getDb().operation.count({ where: { id } })).toBe(0);
     expect(await getDb().operationStatusChange.count({ where: { operationId: id } })).toBe(0);

@@ -3,8 +3,7 @@
 // workers together to ~100 events/s once 30,000 deliveries were stored (issue 16, webhook processing).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { Prisma } from "@/lib/generated/prisma/client";
-import { claimNextDelivery } from "@/lib/webhooks/process";
+import { CLAIM_NEXT_DELIVERY } from "@/lib/webhooks/process";
 import { isolateDatabase } from "../../support/database";
 
 type PlanNode = {
@@ -33,8 +32,8 @@ async function explainClaim(): Promise<PlanNode> {
   let plan: PlanNode | undefined;
   await getDb()
     .$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
-        Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${claimNextDelivery}`,
+      const [row] = await tx.$queryRawUnsafe<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${CLAIM_NEXT_DELIVERY}`,
       );
       plan = row!["QUERY PLAN"][0].Plan;
       throw new Error("rollback");

@@ -1,0 +1,92 @@
+import "server-only";
+import type pg from "pg";
+import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
+import type { Operation } from "@/lib/platform/schemas";
+import { MIRRORED_FIELDS } from "@/lib/operations/mirror/mirror-fields";
+import { snapshotToRow, type KeptValues } from "@/lib/operations/mirror/snapshot-row";
+import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
+
+/*
+ * The mirror's writes on a plain pg connection, for applySnapshot and its batch form. Each statement is
+ * prepared once per connection (a named query): a webhook's write is a few small statements, and
+ * PostgreSQL would otherwise parse and plan each of them every time.
+ */
+
+// Every column of a mirrored row: the id, the mirrored fields, the snapshot and Paydesk's own bookkeeping.
+const COLUMNS = [
+  "id",
+  ...MIRRORED_FIELDS,
+  "raw",
+  "lastSource",
+  "snapshotReceivedAt",
+  "firstSeenAt",
+  "mirroredAt",
+  "stuckFlaggedAt",
+] as const;
+const KEPT_ON_UPDATE = new Set(["id", "firstSeenAt", "stuckFlaggedAt"]);
+const quoted = COLUMNS.map((c) => `"${c}"`).join(", ");
+const updates = COLUMNS.filter((c) => !KEPT_ON_UPDATE.has(c))
+  .map((c) => `"${c}" = EXCLUDED."${c}"`)
+  .concat(
+    `"stuckFlaggedAt" = CASE WHEN EXCLUDED.status IN (${FINAL_STATUSES_SQL}) THEN NULL ELSE "Operation"."stuckFlaggedAt" END`,
+  )
+  .join(", ");
+
+const UPSERT = `INSERT INTO "Operation" (${quoted})
+  SELECT ${quoted} FROM json_populate_recordset(NULL::"Operation", $1::json)
+  ON CONFLICT (id) DO UPDATE SET ${updates}`;
+
+const INSERT_HISTORY = `INSERT INTO "OperationStatusChange"
+    ("operationId", "fromStatus", "toStatus", source, "sourceRef", "platformDateUpdated")
+  SELECT "operationId", "fromStatus", "toStatus", source, "sourceRef", "platformDateUpdated"
+  FROM json_populate_recordset(NULL::"OperationStatusChange", $1::json)`;
+
+// In id order, so two transactions locking overlapping sets cannot deadlock on them.
+const LOCK = `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370)))
+  FROM (SELECT unnest($1::text[]) AS id ORDER BY 1) AS sorted`;
+
+export type StatusChangeRow = {
+  operationId: string;
+  fromStatus: OperationStatus | null;
+  toStatus: OperationStatus;
+  source: SnapshotSource;
+  sourceRef: string | null;
+  platformDateUpdated: Date | null;
+};
+
+/** Serialises every write of these operations until the transaction ends (call it before reading them). */
+export async function lockOperations(tx: pg.ClientBase, ids: string[]): Promise<void> {
+  await tx.query({ name: "mirror-lock", text: LOCK, values: [ids] });
+}
+
+/**
+ * The stored row for a snapshot the mirror takes. On an update the first sighting and the stuck flag
+ * stay (the flag is cleared by a final status); `now` is the mirroring time.
+ */
+export function mirrorRow(
+  op: Operation,
+  source: SnapshotSource,
+  options: { paymentMethod: string | null; kept: KeptValues | null; receivedAt: Date; now: string },
+) {
+  return {
+    ...snapshotToRow(op, source, options.paymentMethod, options.kept),
+    snapshotReceivedAt: options.receivedAt,
+    firstSeenAt: options.now,
+    mirroredAt: options.now,
+    stuckFlaggedAt: null,
+  };
+}
+
+/** Inserts or updates the rows (one statement, whatever their number). */
+export async function writeMirrorRows(
+  tx: pg.ClientBase,
+  rows: ReturnType<typeof mirrorRow>[],
+): Promise<void> {
+  if (rows.length > 0)
+    await tx.query({ name: "mirror-upsert", text: UPSERT, values: [JSON.stringify(rows)] });
+}
+
+export async function writeStatusChanges(tx: pg.ClientBase, changes: StatusChangeRow[]): Promise<void> {
+  if (changes.length > 0)
+    await tx.query({ name: "mirror-history", text: INSERT_HISTORY, values: [JSON.stringify(changes)] });
+}
