@@ -66,6 +66,13 @@ export function parseWebhookBody(text: string): WebhookBody {
 }
 
 function decode(value: WireValue, traceID: string | null): Operation {
+  // An escaped \u0000 passes the receiver's check for raw NUL bytes; PostgreSQL text cannot hold it,
+  // so the mirror could never store the operation: refused here, on receipt, with the field named.
+  const nul = fieldWithNul(value);
+  if (nul !== null) {
+    const detail = `${nul}: holds a NUL character (\\u0000)`;
+    throw new WebhookBodyError("invalid-operation", `Webhook operation ${detail}`, traceID, { detail });
+  }
   try {
     return decodeOperation(value, "webhook operation");
   } catch (e) {
@@ -76,4 +83,24 @@ function decode(value: WireValue, traceID: string | null): Operation {
     }
     throw e;
   }
+}
+
+/** The path of the first string (or key) that holds U+0000, or null. */
+function fieldWithNul(value: WireValue, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = fieldWithNul(item, `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (!isWireObject(value)) return null;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes("\u0000")) return at.replaceAll("\u0000", "\\u0000");
+    const found = fieldWithNul(item, at);
+    if (found !== null) return found;
+  }
+  return null;
 }

@@ -74,15 +74,14 @@ export async function processPendingWebhooks(
   keepGoing: () => boolean = () => true,
 ): Promise<number> {
   let handled = 0;
-  // Plain pg, each statement prepared once per connection: these run once or twice for every event.
+  // Plain pg. Not prepared (named): a plan cached while the inbox was empty would scan it whole later.
   while (handled < limit && keepGoing()) {
-    const [row] = (await poolQuery<Claimed>({ name: "webhook-claim", text: CLAIM_NEXT_DELIVERY })).rows;
+    const [row] = (await poolQuery<Claimed>({ text: CLAIM_NEXT_DELIVERY })).rows;
     if (!row) break;
     const decision = await decide(row, platform);
     if (decision) {
       const args = decision.note?.args;
       await poolQuery({
-        name: "webhook-settle",
         text: SETTLE_DELIVERY,
         values: [
           row.id,
@@ -94,7 +93,7 @@ export async function processPendingWebhooks(
       });
     } else {
       const retryAt = new Date(Date.now() + retryDelayMs(row.processingAttempts));
-      await poolQuery({ name: "webhook-retry", text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
+      await poolQuery({ text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
     }
     handled++;
   }

@@ -101,6 +101,6 @@ export async function readMirrorStates(
   const rows =
     "$queryRawUnsafe" in tx
       ? await tx.$queryRawUnsafe<Row[]>(SELECT, ids)
-      : (await tx.query<Row>({ name: "mirror-read", text: SELECT, values: [ids] })).rows;
+      : (await tx.query<Row>(SELECT, [ids])).rows;
   return new Map(rows.map((r) => [r.id, toState(r)]));
 }

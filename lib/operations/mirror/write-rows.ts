@@ -7,9 +7,11 @@ import { snapshotToRow, type KeptValues } from "@/lib/operations/mirror/snapshot
 import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 
 /*
- * The mirror's writes on a plain pg connection, for applySnapshot and its batch form. Each statement is
- * prepared once per connection (a named query): a webhook's write is a few small statements, and
- * PostgreSQL would otherwise parse and plan each of them every time.
+ * The mirror's writes on a plain pg connection, for applySnapshot and its batch form. Each is prepared
+ * once per connection (a named query) rather than parsed and planned for every webhook: safe for these
+ * because their plans do not depend on how many rows the tables hold. A query that reads a table by a
+ * condition must not be named: PostgreSQL may keep a plan made while the table was empty (a sequential
+ * scan) for the connection's life (tests/integration/db/prepared-plans.test.ts).
  */
 
 // Every column of a mirrored row: the id, the mirrored fields, the snapshot and Paydesk's own bookkeeping.

@@ -103,6 +103,25 @@ describe("webhook receiver: store raw first, then answer", () => {
     );
   });
 
+  it("answers 400 to an operation whose field holds an escaped NUL, names the field, and processes nothing", async () => {
+    const id = randomUUID();
+    const body = envelope(snapshot({ id, status: "in_progress" })).replace(
+      '"nameMediator":"Ivan I."',
+      '"nameMediator":"Ivan\\u0000I."',
+    );
+    expect(body).toContain("Ivan\\u0000I.");
+    const result = await deliver(body);
+    expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({
+      outcomeCode: "operationInvalid",
+      outcomeArgs: { detail: "paymentDetailsData.nameMediator: holds a NUL character (\\u0000)" },
+      body,
+    });
+    expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
+    expect(await db.operation.count({ where: { id } })).toBe(0);
+  });
+
   it("rejects a source outside the IP allowlist, stores it as rejected and changes nothing", async () => {
     await db.setting.create({
       data: { key: "webhookAllowedIps", value: ["198.51.100.0/24", "2001:db8::/32"] },
@@ -172,7 +191,15 @@ describe("webhook processing job", () => {
       outcome: "applied",
       traceID: "22222222-2222-4333-8444-555555555555",
       readBackTraceID: `readback-${id}`,
+      outcomeCode: null,
+      claimedUntil: null,
+      processingAttempts: 1,
     });
+    expect(row.processedAt).toBeInstanceOf(Date);
+    // No note: SQL NULL, not a JSON null, so "has a note" queries stay plain IS NULL checks.
+    const [note] = await db.$queryRaw<{ none: boolean }[]>`
+      SELECT "outcomeArgs" IS NULL AS none FROM "WebhookDelivery" WHERE id = ${result.deliveryId}`;
+    expect(note?.none).toBe(true);
     const history = await db.operationStatusChange.findMany({ where: { operationId: id } });
     expect(history.map((h) => [h.toStatus, h.source, h.sourceRef])).toEqual([
       ["success", "readBack", `readback-${id}`],

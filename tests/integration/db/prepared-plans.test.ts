@@ -1,0 +1,142 @@
+// The webhook path and the mirror's writes send some statements as named (prepared) queries, planned once
+// per connection. PostgreSQL keeps such a plan: one made while a table was empty stays a sequential scan
+// after the table has grown. Only statements whose plan cannot depend on a table's size may be named;
+// every query that finds rows by a condition (the inbox claim, the mirror read, a delivery's update) is
+// planned afresh each time. Found in the processing bench: named, the claim and the mirror read took the
+// database from ~2 to ~5 ms of CPU per event once the inbox held a backlog.
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import { getDatabaseUrl } from "@/lib/env";
+import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
+import { databaseRecorder } from "@/lib/platform/record-to-db";
+import { CLAIM_NEXT_DELIVERY, processPendingWebhooks } from "@/lib/webhooks/process";
+import { receiveWebhook } from "@/lib/webhooks/receive";
+import { isolateDatabase, withClient } from "../../support/database";
+import { snapshot } from "../../support/operations";
+
+let restore: () => Promise<void>;
+beforeAll(async () => {
+  restore = await isolateDatabase();
+});
+afterAll(() => restore());
+
+type PlanNode = {
+  "Node Type": string;
+  "Actual Rows": number;
+  "Rows Removed by Filter"?: number;
+  Plans?: PlanNode[];
+};
+
+/** Rows every scan of the plan read (returned plus filtered out). */
+function rowsRead(node: PlanNode): number {
+  const own = /Scan/.test(node["Node Type"])
+    ? node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)
+    : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child), 0);
+}
+
+/** Every query config the code sends through pg while `fn` runs. */
+async function queriesDuring(fn: () => Promise<unknown>): Promise<pg.QueryConfig[]> {
+  const seen: pg.QueryConfig[] = [];
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [first, values] = args;
+    if (typeof first === "string") seen.push({ text: first, values: values as unknown[] });
+    else if (first && typeof first === "object" && "text" in first) seen.push(first as pg.QueryConfig);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    await fn();
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+  return seen;
+}
+
+const cheapToPrepare = (text: string) =>
+  /^\s*INSERT INTO "(Operation|OperationStatusChange|ApiCall)"/.test(text) ||
+  /^\s*SELECT count\(pg_advisory_xact_lock/.test(text);
+
+describe("prepared statements", () => {
+  it("PostgreSQL keeps a plan made on an empty inbox: the claim, prepared then, reads the whole backlog later", async () => {
+    await withClient(getDatabaseUrl(), async (client) => {
+      const rowsReadBy = async (explain: string) => {
+        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+          `EXPLAIN (ANALYZE, FORMAT JSON) ${explain}`,
+        );
+        return rowsRead(rows[0]!["QUERY PLAN"][0].Plan);
+      };
+      await client.query("BEGIN");
+      await client.query(`PREPARE early_claim AS ${CLAIM_NEXT_DELIVERY}`);
+      for (let i = 0; i < 6; i++) await client.query("EXECUTE early_claim");
+      await client.query(`
+        INSERT INTO "WebhookDelivery" (headers, body, "bodyBytes", outcome)
+        SELECT '{}'::jsonb, '{}', 2, 'received' FROM generate_series(1, 5000)`);
+      // (Until the next ANALYZE of the table invalidates it: autovacuum's comes a minute or more later.)
+      expect(await rowsReadBy("EXECUTE early_claim")).toBeGreaterThanOrEqual(5000);
+      // Planned afresh once the table's statistics are known (as they are on a live inbox), the same text
+      // reads a handful of rows.
+      await client.query(`ANALYZE "WebhookDelivery"`);
+      expect(await rowsReadBy(CLAIM_NEXT_DELIVERY)).toBeLessThan(10);
+      await client.query("ROLLBACK");
+    });
+  });
+
+  it("webhook processing, the mirror's writes and call records name only inserts and the lock", async () => {
+    const id = randomUUID();
+    const open = snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:01:00.000Z" });
+    const final = snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:02:00.000Z" });
+    const envelope = (op: typeof open) =>
+      JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
+    const deliver = (body: string) =>
+      receiveWebhook(
+        {
+          body,
+          bodyBytes: Buffer.byteLength(body),
+          headers: new Headers({ "content-type": "application/json" }),
+          sourceIp: "203.0.113.10",
+          pathSecret: null,
+        },
+        { pathSecret: null, maxBodyBytes: 65_536 },
+      );
+    const queries = await queriesDuring(async () => {
+      await applySnapshotsBatch([open], "reconciliation", "page-1", new Date("2026-11-20T10:01:30.000Z"));
+      await deliver(envelope(final));
+      await processPendingWebhooks({
+        getOperation: async () => {
+          await databaseRecorder.record({
+            method: "GET",
+            path: `/operation/${id}`,
+            requestBody: null,
+            responseBody: null,
+            httpStatus: 200,
+            envelopeStatus: "Success",
+            codeError: null,
+            message: null,
+            traceID: "read-1",
+            latencyMs: 3,
+            actorUserId: null,
+            operationId: id,
+            idTransactionMerchant: null,
+            error: null,
+            startedAt: new Date(),
+            dialect: null,
+            attempt: 1,
+          });
+          return { operation: final, traceID: "read-1" };
+        },
+      });
+    });
+    expect((await getDb().operation.findUniqueOrThrow({ where: { id } })).status).toBe("success");
+    const named = queries.filter((q) => q.name);
+    expect(new Set(named.map((q) => q.name))).toEqual(
+      new Set(["mirror-lock", "mirror-upsert", "mirror-history", "api-call-insert"]),
+    );
+    for (const q of named) expect(cheapToPrepare(q.text), q.text).toBe(true);
+    const unnamed = queries.filter((q) => !q.name).map((q) => q.text);
+    expect(unnamed).toContain(CLAIM_NEXT_DELIVERY);
+    expect(unnamed.some((t) => t.includes(`FROM "Operation" WHERE id = ANY`))).toBe(true);
+  });
+});
