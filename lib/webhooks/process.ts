@@ -1,10 +1,12 @@
 import "server-only";
-import { poolQuery } from "@/lib/db";
+import type pg from "pg";
+import { poolQuery, withPoolTransaction } from "@/lib/db";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import {
   applySnapshot,
   SKEW_MS,
   type ApplyOutcome,
+  type ApplyResult,
   type UnconfirmedReason,
 } from "@/lib/operations/mirror/apply-snapshot";
 import {
@@ -74,30 +76,73 @@ export async function processPendingWebhooks(
   keepGoing: () => boolean = () => true,
 ): Promise<number> {
   let handled = 0;
-  // Plain pg. Not prepared (named): a plan cached while the inbox was empty would scan it whole later.
   while (handled < limit && keepGoing()) {
-    const [row] = (await poolQuery<Claimed>({ text: CLAIM_NEXT_DELIVERY })).rows;
+    const row = await claim();
     if (!row) break;
     const decision = await decide(row, platform);
-    if (decision) {
-      const args = decision.note?.args;
-      await poolQuery({
-        text: SETTLE_DELIVERY,
-        values: [
-          row.id,
-          decision.outcome,
-          decision.note?.code ?? null,
-          args === undefined ? null : JSON.stringify(args),
-          decision.readBackTraceID,
-        ],
-      });
-    } else {
+    if (decision === null) {
       const retryAt = new Date(Date.now() + retryDelayMs(row.processingAttempts));
       await poolQuery({ text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
-    }
+    } else if (decision !== SETTLED) await settle(pool(), row, decision);
     handled++;
   }
   return handled;
+}
+
+// Plain pg, not prepared (named): a plan cached while the inbox was empty would scan it whole later.
+const pool = () => ({ query: (text: string, values: unknown[]) => poolQuery({ text, values }) });
+
+/**
+ * The lease is committed without waiting for the WAL to reach the disk (one statement, so one round
+ * trip: SET LOCAL applies to the implicit transaction of a multi-statement query). Losing it in a crash
+ * of PostgreSQL only puts the delivery back in line, and processing it again changes nothing.
+ */
+async function claim(): Promise<Claimed | null> {
+  const results = (await poolQuery({
+    text: `SET LOCAL synchronous_commit = off; ${CLAIM_NEXT_DELIVERY}`,
+  })) as unknown as pg.QueryResult<Claimed>[];
+  return results[1]?.rows[0] ?? null;
+}
+
+async function settle(
+  db: { query: (text: string, values: unknown[]) => Promise<unknown> },
+  row: Claimed,
+  decision: NonNullable<Decision>,
+): Promise<void> {
+  const args = decision.note?.args;
+  await db.query(SETTLE_DELIVERY, [
+    row.id,
+    decision.outcome,
+    decision.note?.code ?? null,
+    args === undefined ? null : JSON.stringify(args),
+    decision.readBackTraceID,
+  ]);
+}
+
+/** decide() recorded its decision itself, in the transaction that applied the snapshot. */
+const SETTLED = Symbol("settled");
+
+/**
+ * Applies the snapshot and, when the outcome decides the delivery, records the decision in the same
+ * transaction: one commit for the mirror and the inbox. `decisionOf` returns null when the outcome
+ * decides nothing yet (a hint to confirm by a read-back); the delivery is then left as it is.
+ */
+async function applyAndSettle(
+  row: Claimed,
+  op: Operation,
+  source: "webhook" | "readBack",
+  options: { sourceRef: string | null; receivedAt: Date },
+  decisionOf: (applied: ApplyResult) => NonNullable<Decision> | null,
+): Promise<{ applied: ApplyResult; settled: boolean }> {
+  return withPoolTransaction(
+    async (tx) => {
+      const applied = await applySnapshot(op, source, { ...options, tx });
+      const decision = decisionOf(applied);
+      if (decision) await settle(tx, row, decision);
+      return { applied, settled: decision !== null };
+    },
+    { statementTimeoutMs: 30_000 },
+  );
 }
 
 /** A failed read-back is tried again after 1, 2, 4 ... seconds (at most a minute). */
@@ -105,20 +150,31 @@ function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1000 * 2 ** (attempts - 1));
 }
 
-async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation">): Promise<Decision> {
+/** The delivery's decision: recorded already (SETTLED), to record, or null to try again later. */
+async function decide(
+  row: Claimed,
+  platform: Pick<PlatformClient, "getOperation">,
+): Promise<Decision | typeof SETTLED> {
   const { operation, traceID } = parseWebhookBody(row.body);
   const sourceRef = `webhook:${row.id}`;
   let readBackReason: UnconfirmedReason | null = null;
   if (!isFinal(operation.status)) {
-    const applied = await applySnapshot(operation, "webhook", { sourceRef, receivedAt: row.receivedAt });
-    if (applied.outcome !== "unconfirmed") {
-      const then = appliedNote(applied.outcome);
-      return {
-        outcome: outcomeOf[applied.outcome],
-        note: then ? { code: then, args: { traceID } } : null,
-        readBackTraceID: null,
-      };
-    }
+    const { applied, settled } = await applyAndSettle(
+      row,
+      operation,
+      "webhook",
+      { sourceRef, receivedAt: row.receivedAt },
+      (applied) => {
+        if (applied.outcome === "unconfirmed") return null;
+        const then = appliedNote(applied.outcome);
+        return {
+          outcome: outcomeOf[applied.outcome],
+          note: then ? { code: then, args: { traceID } } : null,
+          readBackTraceID: null,
+        };
+      },
+    );
+    if (settled) return SETTLED;
     readBackReason = applied.reason ?? { why: "unconfirmed" };
   }
   // Final status: business decisions rest on the read-back (spec, Receiver requirements 4). Any other
@@ -147,26 +203,27 @@ async function decide(row: Claimed, platform: Pick<PlatformClient, "getOperation
       readBackTraceID: readBack.traceID,
     };
   }
-  const applied = await applySnapshot(readBack.operation, "readBack", {
-    sourceRef: readBack.traceID,
-    receivedAt: readAt,
-  });
-  const contradiction = contradictions(operation, readBack.operation, row.receivedAt);
-  if (contradiction) {
-    return {
-      outcome: "disagreement",
-      note: contradiction,
-      readBackTraceID: readBack.traceID,
-    };
-  }
-  const then = appliedNote(applied.outcome);
-  return {
-    outcome: outcomeOf[applied.outcome],
-    note: readBackReason
-      ? { code: "readBack", args: { ...readBackReason, then, traceID } }
-      : then && { code: then, args: { traceID } },
-    readBackTraceID: readBack.traceID,
-  };
+  const truth = readBack.operation;
+  const readBackTraceID = readBack.traceID;
+  await applyAndSettle(
+    row,
+    truth,
+    "readBack",
+    { sourceRef: readBackTraceID, receivedAt: readAt },
+    (applied) => {
+      const contradiction = contradictions(operation, truth, row.receivedAt);
+      if (contradiction) return { outcome: "disagreement", note: contradiction, readBackTraceID };
+      const then = appliedNote(applied.outcome);
+      return {
+        outcome: outcomeOf[applied.outcome],
+        note: readBackReason
+          ? { code: "readBack", args: { ...readBackReason, then, traceID } }
+          : then && { code: then, args: { traceID } },
+        readBackTraceID,
+      };
+    },
+  );
+  return SETTLED;
 }
 
 /**

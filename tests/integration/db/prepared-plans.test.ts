@@ -12,8 +12,10 @@ import { getDatabaseUrl } from "@/lib/env";
 import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import { databaseRecorder } from "@/lib/platform/record-to-db";
 import { CLAIM_NEXT_DELIVERY, processPendingWebhooks } from "@/lib/webhooks/process";
-import { receiveWebhook } from "@/lib/webhooks/receive";
 import { isolateDatabase, withClient } from "../../support/database";
+import { callRecord } from "../../support/in-memory-recorder";
+import { rowsRead, type PlanNode } from "../../support/plans";
+import { deliverOperation } from "../../support/webhooks";
 import { snapshot } from "../../support/operations";
 
 let restore: () => Promise<void>;
@@ -22,29 +24,17 @@ beforeAll(async () => {
 });
 afterAll(() => restore());
 
-type PlanNode = {
-  "Node Type": string;
-  "Actual Rows": number;
-  "Rows Removed by Filter"?: number;
-  Plans?: PlanNode[];
-};
-
-/** Rows every scan of the plan read (returned plus filtered out). */
-function rowsRead(node: PlanNode): number {
-  const own = /Scan/.test(node["Node Type"])
-    ? node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)
-    : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child), 0);
-}
-
 /** Every query config the code sends through pg while `fn` runs. */
-async function queriesDuring(fn: () => Promise<unknown>): Promise<pg.QueryConfig[]> {
-  const seen: pg.QueryConfig[] = [];
+type Sent = pg.QueryConfig & { client: pg.Client };
+
+async function queriesDuring(fn: () => Promise<unknown>): Promise<Sent[]> {
+  const seen: Sent[] = [];
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [first, values] = args;
-    if (typeof first === "string") seen.push({ text: first, values: values as unknown[] });
-    else if (first && typeof first === "object" && "text" in first) seen.push(first as pg.QueryConfig);
+    if (typeof first === "string") seen.push({ text: first, values: values as unknown[], client: this });
+    else if (first && typeof first === "object" && "text" in first)
+      seen.push({ ...(first as pg.QueryConfig), client: this });
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {
@@ -88,43 +78,14 @@ describe("prepared statements", () => {
     const id = randomUUID();
     const open = snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:01:00.000Z" });
     const final = snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:02:00.000Z" });
-    const envelope = (op: typeof open) =>
-      JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
-    const deliver = (body: string) =>
-      receiveWebhook(
-        {
-          body,
-          bodyBytes: Buffer.byteLength(body),
-          headers: new Headers({ "content-type": "application/json" }),
-          sourceIp: "203.0.113.10",
-          pathSecret: null,
-        },
-        { pathSecret: null, maxBodyBytes: 65_536 },
-      );
     const queries = await queriesDuring(async () => {
       await applySnapshotsBatch([open], "reconciliation", "page-1", new Date("2026-11-20T10:01:30.000Z"));
-      await deliver(envelope(final));
+      await deliverOperation(final);
       await processPendingWebhooks({
         getOperation: async () => {
-          await databaseRecorder.record({
-            method: "GET",
-            path: `/operation/${id}`,
-            requestBody: null,
-            responseBody: null,
-            httpStatus: 200,
-            envelopeStatus: "Success",
-            codeError: null,
-            message: null,
-            traceID: "read-1",
-            latencyMs: 3,
-            actorUserId: null,
-            operationId: id,
-            idTransactionMerchant: null,
-            error: null,
-            startedAt: new Date(),
-            dialect: null,
-            attempt: 1,
-          });
+          await databaseRecorder.record(
+            callRecord({ path: `/operation/${id}`, traceID: "read-1", operationId: id }),
+          );
           return { operation: final, traceID: "read-1" };
         },
       });
@@ -136,7 +97,21 @@ describe("prepared statements", () => {
     );
     for (const q of named) expect(cheapToPrepare(q.text), q.text).toBe(true);
     const unnamed = queries.filter((q) => !q.name).map((q) => q.text);
-    expect(unnamed).toContain(CLAIM_NEXT_DELIVERY);
     expect(unnamed.some((t) => t.includes(`FROM "Operation" WHERE id = ANY`))).toBe(true);
+    // The lease alone is committed without waiting for the disk: one statement, its own transaction.
+    const claims = unnamed.filter((t) => t.includes(CLAIM_NEXT_DELIVERY));
+    expect(claims.length).toBeGreaterThan(0);
+    for (const t of claims) expect(t).toBe(`SET LOCAL synchronous_commit = off; ${CLAIM_NEXT_DELIVERY}`);
+    expect(unnamed.filter((t) => t.includes("synchronous_commit"))).toEqual(claims);
+    // The read-back's snapshot and the delivery's outcome are one transaction: one commit for both.
+    const settle = queries.find((q) => q.text.includes(`SET outcome = $2::"WebhookOutcome"`))!;
+    const onItsConnection = queries.filter((q) => q.client === settle.client).map((q) => q.text.trim());
+    const at = onItsConnection.indexOf(settle.text.trim());
+    const begin = onItsConnection.lastIndexOf("BEGIN", at);
+    const between = onItsConnection.slice(begin, onItsConnection.indexOf("COMMIT", at) + 1);
+    expect(between[0]).toBe("BEGIN");
+    expect(between.at(-1)).toBe("COMMIT");
+    expect(between.some((t) => t.startsWith(`INSERT INTO "Operation"`))).toBe(true);
+    expect(between.some((t) => t.startsWith(`INSERT INTO "OperationStatusChange"`))).toBe(true);
   });
 });

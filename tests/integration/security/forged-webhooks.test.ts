@@ -11,7 +11,7 @@ import { refreshOperation } from "@/lib/operations/mirror/refresh";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { processPendingWebhooks } from "@/lib/webhooks/process";
-import { receiveWebhook } from "@/lib/webhooks/receive";
+import { deliverEnvelope } from "../../support/webhooks";
 import { isolateDatabase } from "../../support/database";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 import { outcomeNoteIn } from "../../support/notes";
@@ -65,19 +65,7 @@ async function platformOperation(id: string) {
 const move = (id: string, status: string) => control(sandbox, "POST", `/operations/${id}/status`, { status });
 
 /** Stores a webhook as the receiver does (no secret path here: this file is about the mirror). */
-function deliver(data: Record<string, unknown>) {
-  const body = JSON.stringify({ status: "Success", data, traceID: randomUUID() });
-  return receiveWebhook(
-    {
-      body,
-      bodyBytes: Buffer.byteLength(body),
-      headers: new Headers({ "content-type": "application/json" }),
-      sourceIp: "198.51.100.66",
-      pathSecret: null,
-    },
-    { pathSecret: null, maxBodyBytes: 65_536 },
-  );
-}
+const deliver = (data: Record<string, unknown>) => deliverEnvelope(data, "198.51.100.66");
 
 async function deliverAndProcess(data: Record<string, unknown>) {
   const { deliveryId } = await deliver(data);

@@ -5,21 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { CLAIM_NEXT_DELIVERY } from "@/lib/webhooks/process";
 import { isolateDatabase } from "../../support/database";
-
-type PlanNode = {
-  "Node Type": string;
-  "Actual Rows": number;
-  "Rows Removed by Filter"?: number;
-  Plans?: PlanNode[];
-};
-
-/** Rows every scan of the plan read (returned plus filtered out). */
-function rowsRead(node: PlanNode): number {
-  const own = /Scan/.test(node["Node Type"])
-    ? node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)
-    : 0;
-  return own + (node.Plans ?? []).reduce((sum, child) => sum + rowsRead(child), 0);
-}
+import { rowsRead, type PlanNode } from "../../support/plans";
 
 async function addDeliveries(outcome: "applied" | "received", count: number): Promise<void> {
   await getDb().$executeRaw`

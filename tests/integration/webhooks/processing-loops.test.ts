@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
-import { receiveWebhook } from "@/lib/webhooks/receive";
 import { startProcessingLoops } from "@/lib/webhooks/processing-loops";
 import { isolateDatabase } from "../../support/database";
+import { deliverOperation } from "../../support/webhooks";
 import { snapshot } from "../../support/operations";
 
 const READ_BACK_MS = 200;
@@ -27,20 +27,6 @@ function slowPlatform(truth: Map<string, Operation>) {
     },
   };
   return { platform, seen };
-}
-
-async function deliver(op: Operation): Promise<void> {
-  const body = JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
-  await receiveWebhook(
-    {
-      body,
-      bodyBytes: Buffer.byteLength(body),
-      headers: new Headers({ "content-type": "application/json" }),
-      sourceIp: "203.0.113.10",
-      pathSecret: null,
-    },
-    { pathSecret: null, maxBodyBytes: 65_536 },
-  );
 }
 
 async function untilInboxDrained(): Promise<void> {
@@ -63,7 +49,7 @@ describe("webhook processing loops", () => {
       snapshot({ status: "success", dateUpdated: "2026-11-20T10:09:00.000Z" }),
     );
     const { platform, seen } = slowPlatform(new Map(finals.map((op) => [op.id, op])));
-    for (const op of finals) await deliver(op);
+    for (const op of finals) await deliverOperation(op);
     const errors: unknown[] = [];
     const loops = startProcessingLoops(platform, 4, (error) => errors.push(error));
     await untilInboxDrained();
@@ -86,11 +72,11 @@ describe("webhook processing loops", () => {
     const id = randomUUID();
     const final = snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:09:00.000Z" });
     const { platform } = slowPlatform(new Map([[id, final]]));
-    await deliver(snapshot({ id, status: "created", dateUpdated: "2026-11-20T10:00:00.000Z" }));
-    await deliver(final);
-    await deliver(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" }));
-    await deliver(final);
-    await deliver(snapshot({ id, status: "created", dateUpdated: "2026-11-20T10:00:00.000Z" }));
+    await deliverOperation(snapshot({ id, status: "created", dateUpdated: "2026-11-20T10:00:00.000Z" }));
+    await deliverOperation(final);
+    await deliverOperation(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" }));
+    await deliverOperation(final);
+    await deliverOperation(snapshot({ id, status: "created", dateUpdated: "2026-11-20T10:00:00.000Z" }));
     const errors: unknown[] = [];
     const loops = startProcessingLoops(platform, 5, (error) => errors.push(error));
     await untilInboxDrained();

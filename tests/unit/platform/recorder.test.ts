@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { maskNumber, maskRequestBody, maskResponseBody, RESPONSE_BODY_LIMIT } from "@/lib/platform/recorder";
-import { InMemoryRecorder } from "../../support/in-memory-recorder";
+import { callRecord, InMemoryRecorder } from "../../support/in-memory-recorder";
 import { LosslessNumber } from "@/lib/platform/wire";
 
 describe("masking", () => {
@@ -58,24 +58,7 @@ describe("maskResponseBody", () => {
 describe("InMemoryRecorder", () => {
   test("finds records by traceID", () => {
     const r = new InMemoryRecorder();
-    const base = {
-      method: "GET" as const,
-      path: "/balance",
-      requestBody: null,
-      responseBody: null,
-      httpStatus: 200,
-      envelopeStatus: "Success",
-      codeError: null,
-      message: null,
-      latencyMs: 3,
-      actorUserId: null,
-      operationId: null,
-      idTransactionMerchant: null,
-      error: null,
-      startedAt: new Date(),
-      dialect: "spec" as const,
-      attempt: 1,
-    };
+    const base = callRecord();
     r.record({ ...base, traceID: "a" });
     r.record({ ...base, traceID: "b" });
     expect(r.byTraceID("b")).toHaveLength(1);
