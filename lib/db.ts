@@ -51,13 +51,24 @@ export function poolConnection(): Promise<pg.PoolClient> {
  */
 export async function withPoolTransaction<T>(
   fn: (client: pg.PoolClient) => Promise<T>,
-  options: { statementTimeoutMs: number },
+  options: {
+    statementTimeoutMs: number;
+    /**
+     * false: COMMIT returns without waiting for the WAL to reach the disk. Only for writes that can be
+     * done again from something committed durably before them: a crash of PostgreSQL may undo the last
+     * fraction of a second of such commits (never half of one).
+     */
+    synchronousCommit?: boolean;
+  },
 ): Promise<T> {
   const client = await poolConnection();
   let broken = false;
   try {
     await client.query("BEGIN");
-    await client.query(`SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+    await client.query(
+      `SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}` +
+        (options.synchronousCommit === false ? "; SET LOCAL synchronous_commit = off" : ""),
+    );
     const result = await fn(client);
     await client.query("COMMIT");
     return result;

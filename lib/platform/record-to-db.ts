@@ -9,12 +9,19 @@ const INSERT_CALL = `INSERT INTO "ApiCall" ("startedAt", method, path, "requestB
     "idTransactionMerchant")
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::uuid, $15::uuid, $16)`;
 
+// A read (GET) changes nothing on the platform: its record commits without waiting for the disk (the
+// RETURNING sets that for the statement's own transaction). Whatever Paydesk does with what it read
+// commits later, durably, and so flushes the record with it; a crash of PostgreSQL in between loses
+// the record of a read whose result was never used. A POST's record waits for the disk.
+const INSERT_READ = `${INSERT_CALL} RETURNING set_config('synchronous_commit', 'off', true)`;
+
 /** Stores every platform call attempt in ApiCall: what support searches by traceID. */
 export const databaseRecorder: ApiCallRecorder = {
   async record(call: ApiCallRecord) {
+    const read = call.method === "GET";
     await poolQuery({
-      name: "api-call-insert",
-      text: INSERT_CALL,
+      name: read ? "api-call-insert-read" : "api-call-insert",
+      text: read ? INSERT_READ : INSERT_CALL,
       values: [
         call.startedAt,
         call.method,

@@ -126,6 +126,9 @@ const SETTLED = Symbol("settled");
  * Applies the snapshot and, when the outcome decides the delivery, records the decision in the same
  * transaction: one commit for the mirror and the inbox. `decisionOf` returns null when the outcome
  * decides nothing yet (a hint to confirm by a read-back); the delivery is then left as it is.
+ * The commit does not wait for the disk: the delivery it settles was stored durably on receipt, so if a
+ * crash of PostgreSQL undoes it, the delivery is still waiting (or its lease runs out) and is processed
+ * again, to the same mirror state. Waiting, each processing loop spent most of its time on the disk.
  */
 async function applyAndSettle(
   row: Claimed,
@@ -141,7 +144,7 @@ async function applyAndSettle(
       if (decision) await settle(tx, row, decision);
       return { applied, settled: decision !== null };
     },
-    { statementTimeoutMs: 30_000 },
+    { statementTimeoutMs: 30_000, synchronousCommit: false },
   );
 }
 

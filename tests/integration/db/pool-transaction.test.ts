@@ -68,6 +68,24 @@ describe("withPoolTransaction", () => {
     expect(after[0]?.statement_timeout).toBe("0");
   });
 
+  it("commits without waiting for the disk only when asked, and only that transaction", async () => {
+    const inside = await withPoolTransaction(
+      async (tx) => (await tx.query(`SHOW synchronous_commit`)).rows[0],
+      {
+        statementTimeoutMs: 5_000,
+        synchronousCommit: false,
+      },
+    );
+    expect(inside?.synchronous_commit).toBe("off");
+    const usual = await withPoolTransaction(
+      async (tx) => (await tx.query(`SHOW synchronous_commit`)).rows[0],
+      {
+        statementTimeoutMs: 5_000,
+      },
+    );
+    expect(usual?.synchronous_commit).toBe("on");
+  });
+
   it("gives the connection back after failures: more failed transactions than the pool has connections, then one that works", async () => {
     for (let i = 0; i < getDatabasePoolSize() + 3; i++) {
       await expect(
