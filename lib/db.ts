@@ -64,9 +64,9 @@ export async function withPoolTransaction<T>(
   const client = await poolConnection();
   let broken = false;
   try {
-    await client.query("BEGIN");
+    // One round trip: a BEGIN inside a multi-statement query opens a block that outlives the query.
     await client.query(
-      `SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}` +
+      `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}` +
         (options.synchronousCommit === false ? "; SET LOCAL synchronous_commit = off" : ""),
     );
     const result = await fn(client);
