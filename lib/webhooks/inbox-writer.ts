@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db";
+import { poolQuery } from "@/lib/db";
 import type { OperationStatus, WebhookOutcome } from "@/lib/generated/prisma/enums";
 
 export type InboxRow = {
@@ -59,8 +59,14 @@ async function flush(): Promise<void> {
   flushing = false;
 }
 
+// Plain pg (Prisma costs ~300 µs of CPU a statement, and turns the rows' JSON to JSON again); named: its
+// plan does not depend on the table's size. pg gives the bigint id as its decimal text.
 async function insert(rows: InboxRow[]): Promise<bigint[]> {
-  const result = await getDb().$queryRawUnsafe<{ id: bigint }[]>(INSERT, JSON.stringify(rows));
-  if (result.length !== rows.length) throw new Error(`stored ${result.length} of ${rows.length} webhooks`);
-  return result.map((r) => r.id);
+  const { rows: stored } = await poolQuery<{ id: string }>({
+    name: "inbox-insert",
+    text: INSERT,
+    values: [JSON.stringify(rows)],
+  });
+  if (stored.length !== rows.length) throw new Error(`stored ${stored.length} of ${rows.length} webhooks`);
+  return stored.map((r) => BigInt(r.id));
 }

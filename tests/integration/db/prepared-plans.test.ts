@@ -46,7 +46,7 @@ async function queriesDuring(fn: () => Promise<unknown>): Promise<Sent[]> {
 }
 
 const cheapToPrepare = (text: string) =>
-  /^\s*INSERT INTO "(Operation|OperationStatusChange|ApiCall)"/.test(text) ||
+  /^\s*INSERT INTO "(Operation|OperationStatusChange|ApiCall|WebhookDelivery)"/.test(text) ||
   /^\s*SELECT count\(pg_advisory_xact_lock/.test(text);
 
 describe("prepared statements", () => {
@@ -74,7 +74,7 @@ describe("prepared statements", () => {
     });
   });
 
-  it("webhook processing, the mirror's writes and call records name only inserts and the lock", async () => {
+  it("receipt, webhook processing, the mirror's writes and call records name only inserts and the lock", async () => {
     const id = randomUUID();
     const open = snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:01:00.000Z" });
     const final = snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:02:00.000Z" });
@@ -93,7 +93,7 @@ describe("prepared statements", () => {
     expect((await getDb().operation.findUniqueOrThrow({ where: { id } })).status).toBe("success");
     const named = queries.filter((q) => q.name);
     expect(new Set(named.map((q) => q.name))).toEqual(
-      new Set(["mirror-lock", "mirror-upsert", "mirror-history", "api-call-insert-read"]),
+      new Set(["inbox-insert", "mirror-lock", "mirror-upsert", "mirror-history", "api-call-insert-read"]),
     );
     for (const q of named) expect(cheapToPrepare(q.text), q.text).toBe(true);
     const unnamed = queries.filter((q) => !q.name).map((q) => q.text);
