@@ -4,9 +4,8 @@ import type { SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
 import { incomingSnapshot, judgeSnapshot, type ApplyOutcome } from "@/lib/operations/mirror/apply-snapshot";
 import type { MirroredField } from "@/lib/operations/mirror/mirror-fields";
-import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
+import { lockAndReadMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
 import {
-  lockOperations,
   mirrorRow,
   writeMirrorRows,
   writeStatusChanges,
@@ -37,8 +36,7 @@ export async function applySnapshotsBatch(
   const ids = unique.map((op) => op.id).sort();
   return withPoolTransaction(
     async (tx) => {
-      await lockOperations(tx, ids);
-      const current = await readMirrorStates(tx, ids);
+      const current = await lockAndReadMirrorStates(tx, ids);
       const now = new Date().toISOString();
       const results: BatchItemResult[] = [];
       const writes: ReturnType<typeof mirrorRow>[] = [];

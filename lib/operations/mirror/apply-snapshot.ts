@@ -10,13 +10,8 @@ import {
   type MirroredField,
   type MirrorFields,
 } from "@/lib/operations/mirror/mirror-fields";
-import { readMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
-import {
-  lockOperations,
-  mirrorRow,
-  writeMirrorRows,
-  writeStatusChanges,
-} from "@/lib/operations/mirror/write-rows";
+import { lockAndReadMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
+import { mirrorRow, writeMirrorRows, writeStatusChanges } from "@/lib/operations/mirror/write-rows";
 import { isFinal, statusRank } from "@/lib/operations/status";
 
 /*
@@ -181,8 +176,7 @@ export async function applySnapshot(
   const receivedAt = options.receivedAt ?? new Date();
   const run = async (tx: pg.ClientBase): Promise<ApplyResult> => {
     // Serialises concurrent snapshots of the same operation, including the very first insert.
-    await lockOperations(tx, [op.id]);
-    const current = (await readMirrorStates(tx, [op.id])).get(op.id) ?? null;
+    const current = (await lockAndReadMirrorStates(tx, [op.id])).get(op.id) ?? null;
     const judgement = judgeSnapshot(current, incomingSnapshot(op, source, receivedAt));
     const { outcome } = judgement;
     if (outcome !== "inserted" && outcome !== "updated") {

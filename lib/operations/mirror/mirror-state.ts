@@ -1,5 +1,5 @@
 import "server-only";
-import type pg from "pg";
+import pg from "pg";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import { comparableDecimal, comparableJson, type MirrorFields } from "@/lib/operations/mirror/mirror-fields";
@@ -91,16 +91,21 @@ function toState(r: Row): MirrorState {
 }
 
 /**
- * The mirror's state of each of these operations that it has; call it under their advisory locks.
- * Reads through a Prisma transaction or a plain pg connection (the two return the same values).
+ * Takes the advisory locks of these operations (in id order, so two writers of overlapping sets cannot
+ * deadlock) and then reads the mirror's state of each that it has. Every write of an operation holds
+ * its lock until its transaction ends. One round trip: the two statements go as one simple query, each
+ * with its own snapshot, so the read sees every write committed before the locks were granted. The ids
+ * are platform UUIDs (checked by the schema), inlined as one escaped literal.
  */
-export async function readMirrorStates(
-  tx: Prisma.TransactionClient | pg.ClientBase,
+export async function lockAndReadMirrorStates(
+  tx: pg.ClientBase,
   ids: string[],
 ): Promise<Map<string, MirrorState>> {
-  const rows =
-    "$queryRawUnsafe" in tx
-      ? await tx.$queryRawUnsafe<Row[]>(SELECT, ids)
-      : (await tx.query<Row>(SELECT, [ids])).rows;
-  return new Map(rows.map((r) => [r.id, toState(r)]));
+  const list = pg.escapeLiteral(`{${ids.join(",")}}`);
+  const results = (await tx.query(
+    `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370)))
+       FROM (SELECT unnest(${list}::text[]) AS id ORDER BY 1) AS sorted;
+     ${SELECT.replace("$1::uuid[]", `${list}::uuid[]`)}`,
+  )) as unknown as pg.QueryResult<Row>[];
+  return new Map(results[1]!.rows.map((r) => [r.id, toState(r)]));
 }

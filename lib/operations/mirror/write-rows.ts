@@ -7,7 +7,8 @@ import { snapshotToRow, type KeptValues } from "@/lib/operations/mirror/snapshot
 import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 
 /*
- * The mirror's writes on a plain pg connection, for applySnapshot and its batch form. Each is prepared
+ * The mirror's writes on a plain pg connection, for applySnapshot and its batch form (which first take
+ * the operations' locks and read them: lockAndReadMirrorStates). Each write is prepared
  * once per connection (a named query) rather than parsed and planned for every webhook: safe for these
  * because their plans do not depend on how many rows the tables hold. A query that reads a table by a
  * condition must not be named: PostgreSQL may keep a plan made while the table was empty (a sequential
@@ -43,10 +44,6 @@ const INSERT_HISTORY = `INSERT INTO "OperationStatusChange"
   SELECT "operationId", "fromStatus", "toStatus", source, "sourceRef", "platformDateUpdated"
   FROM json_populate_recordset(NULL::"OperationStatusChange", $1::json)`;
 
-// In id order, so two transactions locking overlapping sets cannot deadlock on them.
-const LOCK = `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370)))
-  FROM (SELECT unnest($1::text[]) AS id ORDER BY 1) AS sorted`;
-
 export type StatusChangeRow = {
   operationId: string;
   fromStatus: OperationStatus | null;
@@ -55,11 +52,6 @@ export type StatusChangeRow = {
   sourceRef: string | null;
   platformDateUpdated: Date | null;
 };
-
-/** Serialises every write of these operations until the transaction ends (call it before reading them). */
-export async function lockOperations(tx: pg.ClientBase, ids: string[]): Promise<void> {
-  await tx.query({ name: "mirror-lock", text: LOCK, values: [ids] });
-}
 
 /**
  * The stored row for a snapshot the mirror takes. On an update the first sighting and the stuck flag

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { getDb, withPoolTransaction } from "@/lib/db";
 import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
-import { readMirrorStates } from "@/lib/operations/mirror/mirror-state";
+import { fieldsOfSnapshot } from "@/lib/operations/mirror/mirror-fields";
+import { lockAndReadMirrorStates } from "@/lib/operations/mirror/mirror-state";
 import { snapshot } from "../../support/operations";
 
 const db = getDb();
@@ -165,29 +166,33 @@ describe("applySnapshotsBatch", () => {
     expect((await historyOf(id)).at(-1)).toMatchObject({ sourceRef: null, toStatus: "in_progress" });
   });
 
-  it("reads the mirror's state on a plain pg connection exactly as through Prisma: dates, JSON details, amounts, nulls", async () => {
+  it("reads back under the lock exactly what was applied: every field of the snapshot, its arrival, JSON details, nulls", async () => {
     const [withJson, bare] = [randomUUID(), randomUUID()];
-    await applySnapshot(snapshot({ id: withJson, status: "in_progress", dateUpdated: iso(1) }), "readBack", {
-      receivedAt: t(2),
-    });
-    await applySnapshot(snapshot({ id: bare, typeOperation: "payOut", dateUpdated: iso(3) }), "readBack", {
-      receivedAt: t(4),
-    });
+    const pending = snapshot({ id: withJson, status: "in_progress", dateUpdated: iso(1) });
+    const payOut = snapshot({ id: bare, typeOperation: "payOut", dateUpdated: iso(3) });
+    await applySnapshot(pending, "readBack", { receivedAt: t(2) });
+    await applySnapshot(payOut, "readBack", { receivedAt: t(4) });
     await db.operation.update({
       where: { id: withJson },
       data: { detailsNumberAdditional: { phone: "+79990001122", codes: [1, 2.5] }, detailsQrCode: "qr-text" },
     });
-    const ids = [withJson, bare, randomUUID()];
-    const throughPrisma = await db.$transaction((tx) => readMirrorStates(tx, ids));
-    const throughPg = await withPoolTransaction((tx) => readMirrorStates(tx, ids), {
-      statementTimeoutMs: 5_000,
+    const states = await withPoolTransaction(
+      (tx) => lockAndReadMirrorStates(tx, [withJson, bare, randomUUID()]),
+      { statementTimeoutMs: 5_000 },
+    );
+    expect([...states.keys()].sort()).toEqual([withJson, bare].sort());
+    // What judgeSnapshot compares: a snapshot read back unchanged must compare equal, field for field.
+    const { detailsNumberAdditional, detailsQrCode, ...rest } = fieldsOfSnapshot(pending);
+    expect(detailsNumberAdditional).toBeNull();
+    expect(detailsQrCode).toBeNull();
+    expect(states.get(withJson)?.fields).toMatchObject(rest);
+    expect(states.get(bare)?.fields).toMatchObject(fieldsOfSnapshot(payOut));
+    expect(states.get(bare)).toMatchObject({ status: "created", lastSource: "readBack", receivedAt: t(4) });
+    expect(states.get(withJson)?.kept.details).toMatchObject({
+      bankName: "Sberbank",
+      numberAdditional: { phone: "+79990001122", codes: [1, 2.5] },
+      qRcode: "qr-text",
     });
-    expect([...throughPg.keys()].sort()).toEqual([withJson, bare].sort());
-    expect(throughPg).toEqual(throughPrisma);
-    expect(throughPg.get(withJson)?.kept.details?.numberAdditional).toEqual({
-      phone: "+79990001122",
-      codes: [1, 2.5],
-    });
-    expect(throughPg.get(bare)?.receivedAt).toEqual(t(4));
+    expect(states.get(bare)?.kept).toMatchObject({ paymentMethod: null, linkPaymentForm: null });
   });
 });
