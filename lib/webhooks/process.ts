@@ -56,6 +56,8 @@ export const CLAIM_NEXT_DELIVERY = `
               ORDER BY outcome, id LIMIT 1 FOR UPDATE SKIP LOCKED)
   RETURNING id, body, "processingAttempts", "receivedAt"`;
 
+// Sent as plain pg queries, not prepared (named): a plan cached while the inbox was empty would read
+// it whole later (tests/integration/db/prepared-plans.test.ts).
 const SETTLE_DELIVERY = `UPDATE "WebhookDelivery" SET outcome = $2::"WebhookOutcome", "outcomeCode" = $3,
     "outcomeArgs" = $4::jsonb, "outcomeDetail" = NULL, "readBackTraceID" = $5, "processedAt" = now(),
     "claimedUntil" = NULL
@@ -83,14 +85,11 @@ export async function processPendingWebhooks(
     if (decision === null) {
       const retryAt = new Date(Date.now() + retryDelayMs(row.processingAttempts));
       await poolQuery({ text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
-    } else if (decision !== SETTLED) await settle(pool(), row, decision);
+    } else if (decision !== SETTLED) await settle(poolQuery, row, decision);
     handled++;
   }
   return handled;
 }
-
-// Plain pg, not prepared (named): a plan cached while the inbox was empty would scan it whole later.
-const pool = () => ({ query: (text: string, values: unknown[]) => poolQuery({ text, values }) });
 
 /**
  * The lease is committed without waiting for the WAL to reach the disk (one statement, so one round
@@ -104,19 +103,23 @@ async function claim(): Promise<Claimed | null> {
   return results[1]?.rows[0] ?? null;
 }
 
+/** Records the decision on the delivery, through the pool or in the caller's transaction. */
 async function settle(
-  db: { query: (text: string, values: unknown[]) => Promise<unknown> },
+  query: (config: pg.QueryConfig) => Promise<unknown>,
   row: Claimed,
   decision: NonNullable<Decision>,
 ): Promise<void> {
   const args = decision.note?.args;
-  await db.query(SETTLE_DELIVERY, [
-    row.id,
-    decision.outcome,
-    decision.note?.code ?? null,
-    args === undefined ? null : JSON.stringify(args),
-    decision.readBackTraceID,
-  ]);
+  await query({
+    text: SETTLE_DELIVERY,
+    values: [
+      row.id,
+      decision.outcome,
+      decision.note?.code ?? null,
+      args === undefined ? null : JSON.stringify(args),
+      decision.readBackTraceID,
+    ],
+  });
 }
 
 /** decide() recorded its decision itself, in the transaction that applied the snapshot. */
@@ -141,7 +144,7 @@ async function applyAndSettle(
     async (tx) => {
       const applied = await applySnapshot(op, source, { ...options, tx });
       const decision = decisionOf(applied);
-      if (decision) await settle(tx, row, decision);
+      if (decision) await settle((config) => tx.query(config), row, decision);
       return { applied, settled: decision !== null };
     },
     { statementTimeoutMs: 30_000, synchronousCommit: false },

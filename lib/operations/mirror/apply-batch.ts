@@ -7,6 +7,7 @@ import type { MirroredField } from "@/lib/operations/mirror/mirror-fields";
 import { lockAndReadMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
 import {
   mirrorRow,
+  statusChangeOf,
   writeMirrorRows,
   writeStatusChanges,
   type StatusChangeRow,
@@ -40,27 +41,17 @@ export async function applySnapshotsBatch(
       const now = new Date().toISOString();
       const results: BatchItemResult[] = [];
       const writes: ReturnType<typeof mirrorRow>[] = [];
-      const written: string[] = [];
       const history: StatusChangeRow[] = [];
       for (const op of unique) {
         const before = current.get(op.id) ?? null;
         const { outcome, differences } = judgeSnapshot(before, incomingSnapshot(op, source, receivedAt));
         results.push({ op, outcome, before, differences });
         if (outcome !== "inserted" && outcome !== "updated") continue;
-        written.push(op.id);
         writes.push(
           mirrorRow(op, source, { paymentMethod: null, kept: before?.kept ?? null, receivedAt, now }),
         );
-        if (!before || before.status !== op.status) {
-          history.push({
-            operationId: op.id,
-            fromStatus: before?.status ?? null,
-            toStatus: op.status,
-            source,
-            sourceRef,
-            platformDateUpdated: op.dateUpdated,
-          });
-        }
+        const change = statusChangeOf(op, before?.status ?? null, source, sourceRef);
+        if (change) history.push(change);
       }
       if (writes.length === 0) return results;
       // The ledger is derived once, after both writes, rather than by each statement's trigger
@@ -68,7 +59,7 @@ export async function applySnapshotsBatch(
       await tx.query(`SET LOCAL paydesk.ledger_derivation = 'deferred'`);
       await writeMirrorRows(tx, writes);
       await writeStatusChanges(tx, history);
-      await tx.query(`SELECT ledger_derive_postings($1::uuid[])`, [written]);
+      await tx.query(`SELECT ledger_derive_postings($1::uuid[])`, [writes.map((w) => w.id)]);
       return results;
     },
     { statementTimeoutMs: 60_000 },

@@ -11,7 +11,12 @@ import {
   type MirrorFields,
 } from "@/lib/operations/mirror/mirror-fields";
 import { lockAndReadMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
-import { mirrorRow, writeMirrorRows, writeStatusChanges } from "@/lib/operations/mirror/write-rows";
+import {
+  mirrorRow,
+  statusChangeOf,
+  writeMirrorRows,
+  writeStatusChanges,
+} from "@/lib/operations/mirror/write-rows";
 import { isFinal, statusRank } from "@/lib/operations/status";
 
 /*
@@ -188,18 +193,8 @@ export async function applySnapshot(
     await writeMirrorRows(tx, [
       mirrorRow(op, source, { paymentMethod: options.paymentMethod ?? null, kept, receivedAt, now }),
     ]);
-    if (current?.status !== op.status) {
-      await writeStatusChanges(tx, [
-        {
-          operationId: op.id,
-          fromStatus: current?.status ?? null,
-          toStatus: op.status,
-          source,
-          sourceRef: options.sourceRef ?? null,
-          platformDateUpdated: op.dateUpdated,
-        },
-      ]);
-    }
+    const change = statusChangeOf(op, current?.status ?? null, source, options.sourceRef ?? null);
+    if (change) await writeStatusChanges(tx, [change]);
     return { outcome, previousStatus: current?.status ?? null, status: op.status };
   };
   return options.tx ? run(options.tx) : withPoolTransaction(run, { statementTimeoutMs: 30_000 });

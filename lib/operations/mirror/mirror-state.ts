@@ -38,7 +38,10 @@ type Row = OperationAmountsText & {
   linkPaymentForm: string | null;
 };
 
-const SELECT = `SELECT id::text, status::text AS status, "lastSource"::text AS "lastSource", "snapshotReceivedAt",
+/** The mirrored state of the operations whose ids the SQL expression `ids` (a uuid[]) lists. */
+const selectStates = (
+  ids: string,
+) => `SELECT id::text, status::text AS status, "lastSource"::text AS "lastSource", "snapshotReceivedAt",
     "dateUpdated", "dateAdded", "typeOperation"::text AS "typeOperation", "idTransactionMerchant",
     "amountInitial"::text AS "amountInitial", "amountRandomized"::text AS "amountRandomized",
     amount::text AS amount, "amountComission"::text AS "amountComission", currency,
@@ -46,7 +49,7 @@ const SELECT = `SELECT id::text, status::text AS status, "lastSource"::text AS "
     "amountComissionInCurrencyBalance"::text AS "amountComissionInCurrencyBalance",
     "exchangeRate"::text AS "exchangeRate", "paymentMethod", "detailsBankName", "detailsNameMediator",
     "detailsNumber", "detailsNumberAdditional", "detailsQrCode", "linkPaymentForm"
-  FROM "Operation" WHERE id = ANY($1::uuid[])`;
+  FROM "Operation" WHERE id = ANY(${ids}::uuid[])`;
 
 function toState(r: Row): MirrorState {
   return {
@@ -105,7 +108,7 @@ export async function lockAndReadMirrorStates(
   const results = (await tx.query(
     `SELECT count(pg_advisory_xact_lock(hashtextextended(id, 7370)))
        FROM (SELECT unnest(${list}::text[]) AS id ORDER BY 1) AS sorted;
-     ${SELECT.replace("$1::uuid[]", `${list}::uuid[]`)}`,
+     ${selectStates(list)}`,
   )) as unknown as pg.QueryResult<Row>[];
   return new Map(results[1]!.rows.map((r) => [r.id, toState(r)]));
 }

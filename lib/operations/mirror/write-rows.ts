@@ -53,6 +53,24 @@ export type StatusChangeRow = {
   platformDateUpdated: Date | null;
 };
 
+/** The history row for a snapshot the mirror takes, or null when the status stays as it was. */
+export function statusChangeOf(
+  op: Operation,
+  fromStatus: OperationStatus | null,
+  source: SnapshotSource,
+  sourceRef: string | null,
+): StatusChangeRow | null {
+  if (fromStatus === op.status) return null;
+  return {
+    operationId: op.id,
+    fromStatus,
+    toStatus: op.status,
+    source,
+    sourceRef,
+    platformDateUpdated: op.dateUpdated,
+  };
+}
+
 /**
  * The stored row for a snapshot the mirror takes. On an update the first sighting and the stuck flag
  * stay (the flag is cleared by a final status); `now` is the mirroring time.
