@@ -291,6 +291,44 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
         (m.amountInCurrencyBalance?.toFixed() ?? null) !== (op.amountInCurrencyBalance?.toFixed() ?? null)
       );
     });
+    for (const op of mismatches) {
+      // What the mirror and the inbox hold for it: what the next look at a failure starts from.
+      const m = mirror.get(op.id);
+      const deliveries = await db.webhookDelivery.findMany({
+        where: { operationId: op.id },
+        orderBy: { id: "asc" },
+        select: {
+          operationStatus: true,
+          outcome: true,
+          outcomeCode: true,
+          receivedAt: true,
+          processedAt: true,
+        },
+      });
+      const history = await db.operationStatusChange.findMany({
+        where: { operationId: op.id },
+        orderBy: { id: "asc" },
+      });
+      console.log(
+        `multi-process chaos: mismatch ${JSON.stringify({
+          platform: { status: op.status, dateUpdated: op.dateUpdated, type: op.typeOperation },
+          mirror: m && {
+            status: m.status,
+            dateUpdated: m.dateUpdated,
+            lastSource: m.lastSource,
+            received: m.snapshotReceivedAt,
+          },
+          deliveries,
+          history: history.map((h) => [
+            h.fromStatus,
+            h.toStatus,
+            h.source,
+            h.platformDateUpdated,
+            h.recordedAt,
+          ]),
+        })}`,
+      );
+    }
     expect(mismatches.map((op) => `${op.id} ${op.status}`)).toEqual([]);
 
     // zero status regressions in the recorded history
