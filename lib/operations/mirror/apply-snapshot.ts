@@ -34,8 +34,10 @@ import { isFinal, statusRank } from "@/lib/operations/status";
  * 2. The platform's own API (creation answer, read-back, list, manual refresh) outranks webhooks. Each
  *    row records its snapshot's source (`lastSource`) and when Paydesk received it
  *    (`snapshotReceivedAt`: a webhook's arrival, the moment a read was sent). An API snapshot is `stale`
- *    only when the mirror's snapshot arrived after this read was sent, or when, against another API
- *    snapshot, it shows an earlier status with an earlier dateUpdated (two reads racing). Otherwise it
+ *    only when the mirror's snapshot arrived after this read was sent (unless that snapshot is a
+ *    webhook's and the read shows a later status: a hint delivered late, after the read, is older news),
+ *    or when, against another API snapshot, it shows an earlier status with an earlier dateUpdated (two
+ *    reads racing). Otherwise it
  *    wins whatever its dateUpdated, and every field that differs is written.
  * 3. A dateUpdated counts for ordering only up to its snapshot's arrival plus SKEW_MS: a far-future
  *    date cannot put a row out of reach of later snapshots.
@@ -129,7 +131,11 @@ export function judgeSnapshot(current: MirrorState | null, incoming: IncomingSna
   if (!current) return { outcome: "inserted", differences: [] };
   const differences = differingFields(current.fields, incoming.fields);
   const result = (outcome: ApplyOutcome): Judgement => ({ outcome, differences });
-  if (incoming.receivedAt < current.receivedAt) return result("stale");
+  // A webhook applied meanwhile is never ahead of a read showing a later status: webhooks only ever
+  // move the mirror to statuses that are not final, and statuses only move forward.
+  const movesPastHint =
+    current.lastSource === "webhook" && statusRank(incoming.status) > statusRank(current.status);
+  if (incoming.receivedAt < current.receivedAt && !movesPastHint) return result("stale");
   if (isFinal(current.status) && incoming.status !== current.status) return result("conflict");
   if (
     fromApi(current.lastSource) &&

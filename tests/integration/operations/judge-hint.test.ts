@@ -196,3 +196,41 @@ describe("a hint of status and date only: applied when it is news", () => {
     expect(judge(ahead, "created", t("10:00.001"))).toBe("updated");
   });
 });
+
+describe("a read sent before a webhook that the mirror applied meanwhile", () => {
+  // Chaos-test finding: the final webhook was read back, and while that read was on its way a late,
+  // reordered in-progress hint was applied; the read's answer was then judged stale, and the mirror
+  // stayed in progress for an operation the platform had failed.
+  const hinted = mirror({
+    status: "in_progress",
+    dateUpdated: t("06:02.446"),
+    lastSource: "webhook",
+    receivedAt: t("06:02.803"),
+  });
+  const read = (status: OperationStatus, dateUpdated: Date) =>
+    judgeSnapshot(hinted, incomingSnapshot(operation({ status, dateUpdated }), "readBack", t("06:02.700")))
+      .outcome;
+
+  it("showing a later status (a final one): the read is applied", () => {
+    expect(read("failed", t("06:02.527"))).toBe("updated");
+    expect(read("success", t("06:02.527"))).toBe("updated");
+  });
+
+  it("showing the same or an earlier status: still stale, the hint is the newer news", () => {
+    expect(read("in_progress", t("06:02.300"))).toBe("stale");
+    expect(read("created", t("06:02.100"))).toBe("stale");
+  });
+
+  it("against a mirror a read left, a read sent earlier stays stale whatever it shows", () => {
+    const fromRead = { ...hinted, lastSource: "readBack" as const };
+    const outcome = judgeSnapshot(
+      fromRead,
+      incomingSnapshot(
+        operation({ status: "failed", dateUpdated: t("06:02.527") }),
+        "readBack",
+        t("06:02.700"),
+      ),
+    ).outcome;
+    expect(outcome).toBe("stale");
+  });
+});
