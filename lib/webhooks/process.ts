@@ -41,20 +41,23 @@ const outcomeOf: Record<ApplyOutcome, WebhookOutcome> = {
 const CLAIM_SECONDS = 60;
 
 /**
- * Takes the oldest waiting delivery whose lease is free and leases it. `outcome = 'received'` is written
- * as a range of (outcome, id) on purpose: with the plain equality and ORDER BY id the planner may walk
- * the primary key from the oldest delivery ever received, skipping every processed one on each claim
- * (with 30,000 deliveries that held all workers together to ~100 events/s, whatever their number).
- * Ordered by (outcome, id), only the (outcome, id) index answers, starting at the first waiting delivery.
+ * Takes the oldest waiting delivery whose lease is free and leases it, through the partial index of
+ * waiting deliveries (`WebhookDelivery_waiting_idx`): a handful of rows read whatever the inbox's history
+ * or backlog. Run after CLAIM_SETTINGS, which forbids the planner the one other shape it picks from stale
+ * statistics (every waiting delivery read and sorted by id: seen on a freshly emptied inbox, each claim
+ * slower as the backlog grew); without waiting rows in its statistics it may otherwise also walk the
+ * primary key from the oldest delivery ever received, skipping every processed one.
  */
 export const CLAIM_NEXT_DELIVERY = `
   UPDATE "WebhookDelivery" SET "claimedUntil" = now() + make_interval(secs => ${CLAIM_SECONDS}),
                                "processingAttempts" = "processingAttempts" + 1
   WHERE id = (SELECT id FROM "WebhookDelivery"
-              WHERE (outcome, id) >= ('received', 1) AND (outcome, id) <= ('received', 9223372036854775807)
-                AND ("claimedUntil" IS NULL OR "claimedUntil" < now())
-              ORDER BY outcome, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+              WHERE outcome = 'received' AND ("claimedUntil" IS NULL OR "claimedUntil" < now())
+              ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
   RETURNING id, body, "processingAttempts", "receivedAt"`;
+
+/** The claim's transaction: no wait for the disk at commit (see claim()), and no sorted plan. */
+export const CLAIM_SETTINGS = "SET LOCAL synchronous_commit = off; SET LOCAL enable_sort = off";
 
 // Sent as plain pg queries, not prepared (named): a plan cached while the inbox was empty would read
 // it whole later (tests/integration/db/prepared-plans.test.ts).
@@ -92,15 +95,15 @@ export async function processPendingWebhooks(
 }
 
 /**
- * The lease is committed without waiting for the WAL to reach the disk (one statement, so one round
- * trip: SET LOCAL applies to the implicit transaction of a multi-statement query). Losing it in a crash
+ * The lease is committed without waiting for the WAL to reach the disk (one query, so one round trip:
+ * SET LOCAL applies to the implicit transaction of a multi-statement query). Losing it in a crash
  * of PostgreSQL only puts the delivery back in line, and processing it again changes nothing.
  */
 async function claim(): Promise<Claimed | null> {
   const results = (await poolQuery({
-    text: `SET LOCAL synchronous_commit = off; ${CLAIM_NEXT_DELIVERY}`,
+    text: `${CLAIM_SETTINGS}; ${CLAIM_NEXT_DELIVERY}`,
   })) as unknown as pg.QueryResult<Claimed>[];
-  return results[1]?.rows[0] ?? null;
+  return results.at(-1)?.rows[0] ?? null;
 }
 
 /** Records the decision on the delivery, through the pool or in the caller's transaction. */

@@ -69,6 +69,31 @@ function columnType(field: Field): string {
   }
 }
 
+/** A partial index's predicate without casts, outer parentheses or spacing: how PostgreSQL prints it. */
+function normalisePredicate(predicate: string): string {
+  return predicate
+    .replace(/::("[^"]+"|[a-z_ ]+)/g, "")
+    .replace(/^\((.*)\)$/s, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * Predicates of the schema's partial indexes (`where: raw("...")`, preview feature partialIndexes), by
+ * their `map` name: Prisma's DMMF leaves them out. A partial index must name itself with `map`.
+ */
+function partialIndexPredicates(schemaText: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [attribute] of schemaText.matchAll(/@@(?:index|unique)\(.*\)$/gm)) {
+    const where = /where:\s*raw\("((?:[^"\\]|\\.)*)"\)/.exec(attribute)?.[1];
+    if (!where) continue;
+    const map = /map:\s*"([^"]+)"/.exec(attribute)?.[1];
+    if (!map) throw new Error(`a partial index needs a map name: ${attribute}`);
+    found.set(map, normalisePredicate(where.replace(/\\"/g, '"')));
+  }
+  return found;
+}
+
 /** The database structure schema.prisma asks for, in the same notation as `readDatabaseShape`. */
 export function expectedShape(schemaText: string): SchemaShape {
   const dmmf = JSON.parse(
@@ -105,6 +130,7 @@ export function expectedShape(schemaText: string): SchemaShape {
       }
     }
   }
+  const predicates = partialIndexPredicates(schemaText);
   for (const idx of dmmf.datamodel.indexes) {
     const m = models.get(idx.model)!;
     const cols = idx.fields.map((f) => column(m, f.name));
@@ -117,7 +143,10 @@ export function expectedShape(schemaText: string): SchemaShape {
         `${column(m, f.name)}${f.operatorClass ? ` ${f.operatorClass}` : ""}${f.sortOrder === "desc" ? " DESC" : ""}`,
     );
     const method = idx.algorithm?.toLowerCase() ?? "btree";
-    shape.indexes.add(`${table(m)} ${kind} ${name} ${method} (${colList.join(", ")})`);
+    const where = predicates.get(name);
+    shape.indexes.add(
+      `${table(m)} ${kind} ${name} ${method} (${colList.join(", ")})${where ? ` WHERE ${where}` : ""}`,
+    );
   }
   return shape;
 }
@@ -157,9 +186,10 @@ export async function readDatabaseShape(client: pg.Client | pg.PoolClient): Prom
     unique: boolean;
     cols: string;
     method: string;
+    predicate: string | null;
   }>(`
     SELECT tbl.relname AS t, idx.relname AS name, ix.indisprimary AS primary, ix.indisunique AS unique,
-           am.amname AS method,
+           am.amname AS method, pg_get_expr(ix.indpred, ix.indrelid) AS predicate,
            (SELECT string_agg(a.attname || CASE WHEN opc.opcdefault THEN '' ELSE ' ' || opc.opcname END
                      || CASE WHEN (ix.indoption[k.i - 1] & 1) = 1 THEN ' DESC' ELSE '' END, ', ' ORDER BY k.i)
               FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, i)
@@ -173,7 +203,8 @@ export async function readDatabaseShape(client: pg.Client | pg.PoolClient): Prom
     WHERE ns.nspname = 'public' AND tbl.relname <> '_prisma_migrations'`);
   for (const r of indexes.rows) {
     const kind = r.primary ? "PRIMARY KEY" : r.unique ? "UNIQUE" : "INDEX";
-    shape.indexes.add(`${r.t} ${kind} ${r.name} ${r.method} (${r.cols})`);
+    const where = r.predicate ? ` WHERE ${normalisePredicate(r.predicate)}` : "";
+    shape.indexes.add(`${r.t} ${kind} ${r.name} ${r.method} (${r.cols})${where}`);
   }
   const fks = await client.query<{ t: string; cols: string; ref: string; refcols: string }>(`
     SELECT src.relname AS t, dst.relname AS ref,

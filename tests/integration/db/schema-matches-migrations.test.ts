@@ -36,6 +36,16 @@ describe("prisma/migrations and schema.prisma", () => {
     ]);
   });
 
+  it("reports a partial index whose condition differs", async () => {
+    const schema = await readFile(schemaPath, "utf8");
+    const changed = schema.replace(`where: raw("outcome = 'received'")`, `where: raw("outcome = 'failed'")`);
+    const actual = await withClient(inject("databaseUrl"), readDatabaseShape);
+    expect(diffShapes(expectedShape(changed), actual)).toEqual([
+      "+ not in schema.prisma (indexes): WebhookDelivery INDEX WebhookDelivery_waiting_idx btree (id) WHERE outcome = 'received'",
+      "- missing in database (indexes): WebhookDelivery INDEX WebhookDelivery_waiting_idx btree (id) WHERE outcome = 'failed'",
+    ]);
+  });
+
   it("reports a changed type, nullability and a dropped index", async () => {
     const schema = await readFile(schemaPath, "utf8");
     const changed = schema

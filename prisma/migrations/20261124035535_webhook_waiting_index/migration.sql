@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_waiting_idx" ON "WebhookDelivery"("id") WHERE outcome = 'received';
