@@ -1,5 +1,5 @@
 import "server-only";
-import type pg from "pg";
+import pg from "pg";
 import { poolQuery, withPoolTransaction } from "@/lib/db";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import {
@@ -61,10 +61,6 @@ export const CLAIM_SETTINGS = "SET LOCAL synchronous_commit = off; SET LOCAL ena
 
 // Sent as plain pg queries, not prepared (named): a plan cached while the inbox was empty would read
 // it whole later (tests/integration/db/prepared-plans.test.ts).
-const SETTLE_DELIVERY = `UPDATE "WebhookDelivery" SET outcome = $2::"WebhookOutcome", "outcomeCode" = $3,
-    "outcomeArgs" = $4::jsonb, "outcomeDetail" = NULL, "readBackTraceID" = $5, "processedAt" = now(),
-    "claimedUntil" = NULL
-  WHERE id = $1`;
 const RETRY_DELIVERY_LATER = `UPDATE "WebhookDelivery" SET "claimedUntil" = $2 WHERE id = $1`;
 
 /**
@@ -88,7 +84,7 @@ export async function processPendingWebhooks(
     if (decision === null) {
       const retryAt = new Date(Date.now() + retryDelayMs(row.processingAttempts));
       await poolQuery({ text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
-    } else if (decision !== SETTLED) await settle(poolQuery, row, decision);
+    } else if (decision !== SETTLED) await poolQuery({ text: settlement(row, decision) });
     handled++;
   }
   return handled;
@@ -106,23 +102,26 @@ async function claim(): Promise<Claimed | null> {
   return results.at(-1)?.rows[0] ?? null;
 }
 
-/** Records the decision on the delivery, through the pool or in the caller's transaction. */
-async function settle(
-  query: (config: pg.QueryConfig) => Promise<unknown>,
-  row: Claimed,
-  decision: NonNullable<Decision>,
-): Promise<void> {
+/**
+ * JSON text of `value` that PostgreSQL's jsonb accepts: it refuses the escape of U+0000, which an error
+ * message from the network may carry; each such character is stored as U+FFFD instead.
+ */
+function jsonWithoutNul(value: unknown): string {
+  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\ufffd");
+}
+
+/**
+ * The statement that records the decision on the delivery, its values written in as escaped literals:
+ * it is sent on its own or with the COMMIT of the transaction that applied the snapshot.
+ */
+function settlement(row: Claimed, decision: NonNullable<Decision>): string {
+  const literal = (value: string | null) => (value === null ? "NULL" : pg.escapeLiteral(value));
   const args = decision.note?.args;
-  await query({
-    text: SETTLE_DELIVERY,
-    values: [
-      row.id,
-      decision.outcome,
-      decision.note?.code ?? null,
-      args === undefined ? null : JSON.stringify(args),
-      decision.readBackTraceID,
-    ],
-  });
+  return `UPDATE "WebhookDelivery" SET outcome = ${literal(decision.outcome)}::"WebhookOutcome",
+    "outcomeCode" = ${literal(decision.note?.code ?? null)},
+    "outcomeArgs" = ${literal(args === undefined ? null : jsonWithoutNul(args))}::jsonb, "outcomeDetail" = NULL,
+    "readBackTraceID" = ${literal(decision.readBackTraceID)}, "processedAt" = now(), "claimedUntil" = NULL
+  WHERE id = ${literal(String(row.id))}::bigint`;
 }
 
 /** decide() recorded its decision itself, in the transaction that applied the snapshot. */
@@ -147,7 +146,7 @@ async function applyAndSettle(
     async (tx) => {
       const applied = await applySnapshot(op, source, { ...options, tx });
       const decision = decisionOf(applied);
-      if (decision) await settle((config) => tx.query(config), row, decision);
+      if (decision) tx.atCommit(settlement(row, decision));
       return { applied, settled: decision !== null };
     },
     { statementTimeoutMs: 30_000, synchronousCommit: false },

@@ -1,6 +1,5 @@
 import "server-only";
-import type pg from "pg";
-import { withPoolTransaction } from "@/lib/db";
+import { withPoolTransaction, type PoolTransaction } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
 import {
@@ -78,7 +77,7 @@ export type ApplyOptions = {
   paymentMethod?: string | null;
   /** When Paydesk received the snapshot: a webhook's arrival, or when the read was sent (default now). */
   receivedAt?: Date;
-  tx?: pg.ClientBase;
+  tx?: PoolTransaction;
 };
 
 /** How far a dateUpdated may lie ahead of the snapshot's arrival (clocks differ a little). */
@@ -185,7 +184,7 @@ export async function applySnapshot(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const receivedAt = options.receivedAt ?? new Date();
-  const run = async (tx: pg.ClientBase): Promise<ApplyResult> => {
+  const run = async (tx: PoolTransaction): Promise<ApplyResult> => {
     // Serialises concurrent snapshots of the same operation, including the very first insert.
     const current = (await lockAndReadMirrorStates(tx, [op.id])).get(op.id) ?? null;
     const judgement = judgeSnapshot(current, incomingSnapshot(op, source, receivedAt));

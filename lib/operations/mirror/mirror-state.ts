@@ -1,5 +1,6 @@
 import "server-only";
 import pg from "pg";
+import type { PoolTransaction } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import { comparableDecimal, comparableJson, type MirrorFields } from "@/lib/operations/mirror/mirror-fields";
@@ -101,7 +102,7 @@ function toState(r: Row): MirrorState {
  * are platform UUIDs (checked by the schema), inlined as one escaped literal.
  */
 export async function lockAndReadMirrorStates(
-  tx: pg.ClientBase,
+  tx: PoolTransaction,
   ids: string[],
 ): Promise<Map<string, MirrorState>> {
   const list = pg.escapeLiteral(`{${ids.join(",")}}`);

@@ -1,5 +1,5 @@
 import "server-only";
-import type pg from "pg";
+import type { PoolTransaction } from "@/lib/db";
 import type { OperationStatus, SnapshotSource } from "@/lib/generated/prisma/enums";
 import type { Operation } from "@/lib/platform/schemas";
 import { MIRRORED_FIELDS } from "@/lib/operations/mirror/mirror-fields";
@@ -91,14 +91,14 @@ export function mirrorRow(
 
 /** Inserts or updates the rows (one statement, whatever their number). */
 export async function writeMirrorRows(
-  tx: pg.ClientBase,
+  tx: PoolTransaction,
   rows: ReturnType<typeof mirrorRow>[],
 ): Promise<void> {
   if (rows.length > 0)
     await tx.query({ name: "mirror-upsert", text: UPSERT, values: [JSON.stringify(rows)] });
 }
 
-export async function writeStatusChanges(tx: pg.ClientBase, changes: StatusChangeRow[]): Promise<void> {
+export async function writeStatusChanges(tx: PoolTransaction, changes: StatusChangeRow[]): Promise<void> {
   if (changes.length > 0)
     await tx.query({ name: "mirror-history", text: INSERT_HISTORY, values: [JSON.stringify(changes)] });
 }

@@ -30,6 +30,39 @@ describe("withPoolTransaction", () => {
     expect(await rows()).toEqual([1, 2]);
   });
 
+  it("opens the transaction before a first statement with parameters, and returns a multi-statement query's own results", async () => {
+    const results = await withPoolTransaction(
+      async (tx) => {
+        await tx.query(`INSERT INTO pool_tx_probe VALUES ($1)`, [10]);
+        return tx.query(`SELECT 1 AS a; SELECT 2 AS b`);
+      },
+      { statementTimeoutMs: 5_000 },
+    );
+    expect((results as unknown as { rows: unknown[] }[]).map((r) => r.rows)).toEqual([
+      [{ a: 1 }],
+      [{ b: 2 }],
+    ]);
+    expect(await rows()).toEqual([1, 2, 10]);
+    await getDb().$executeRawUnsafe(`DELETE FROM pool_tx_probe WHERE v = 10`);
+  });
+
+  it("runs a statement given to atCommit in the transaction, and rolls everything back if it fails", async () => {
+    await withPoolTransaction(async (tx) => tx.atCommit(`INSERT INTO pool_tx_probe VALUES (20)`), {
+      statementTimeoutMs: 5_000,
+    });
+    expect(await rows()).toEqual([1, 2, 20]);
+    const error = await withPoolTransaction(
+      async (tx) => {
+        await tx.query(`INSERT INTO pool_tx_probe VALUES (21)`);
+        tx.atCommit(`INSERT INTO pool_tx_probe VALUES (20)`); // a duplicate key
+      },
+      { statementTimeoutMs: 5_000 },
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "23505" });
+    expect(await rows()).toEqual([1, 2, 20]);
+    await getDb().$executeRawUnsafe(`DELETE FROM pool_tx_probe WHERE v = 20`);
+  });
+
   it("writes nothing when the callback throws after a statement succeeded", async () => {
     await expect(
       withPoolTransaction(
@@ -58,9 +91,12 @@ describe("withPoolTransaction", () => {
   it("the timeout is the transaction's own: the next use of the connection has none", async () => {
     const timeouts = await Promise.all(
       Array.from({ length: getDatabasePoolSize() }, () =>
-        withPoolTransaction(async (tx) => (await tx.query(`SHOW statement_timeout`)).rows[0], {
-          statementTimeoutMs: 1_234,
-        }),
+        withPoolTransaction(
+          async (tx) => (await tx.query<{ statement_timeout: string }>(`SHOW statement_timeout`)).rows[0]!,
+          {
+            statementTimeoutMs: 1_234,
+          },
+        ),
       ),
     );
     expect(new Set(timeouts.map((r) => r.statement_timeout))).toEqual(new Set(["1234ms"]));

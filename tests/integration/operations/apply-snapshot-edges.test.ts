@@ -302,8 +302,11 @@ describe("applySnapshot edges", () => {
       withPoolTransaction(
         async (tx) => {
           await applySnapshot(snapshot({ id, status: "created" }), "readBack", { tx });
-          const seen = await tx.query(`SELECT count(*)::int AS n FROM "Operation" WHERE id = $1`, [id]);
-          expect(seen.rows[0].n).toBe(1);
+          const seen = await tx.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM "Operation" WHERE id = $1`,
+            [id],
+          );
+          expect(seen.rows[0]?.n).toBe(1);
           throw new Error("roll back");
         },
         { statementTimeoutMs: 5_000 },

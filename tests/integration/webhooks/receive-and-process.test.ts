@@ -253,6 +253,25 @@ describe("webhook processing job", () => {
       processingAttempts: MAX_PROCESSING_ATTEMPTS,
     });
   });
+
+  it("stores the last read-back error as it was, quotes, backslashes and bidi controls included (a NUL as U+FFFD)", async () => {
+    // The decision is written into its statement as escaped literals (lib/webhooks/process.ts).
+    const id = randomUUID();
+    const message = `platform's answer: \\"\u202eteg\u202c' ; DROP TABLE "WebhookDelivery"; -- нет\u0000ответа \\u0000`;
+    await deliver(envelope(snapshot({ id, status: "success" })));
+    await db.webhookDelivery.updateMany({ data: { processingAttempts: MAX_PROCESSING_ATTEMPTS - 1 } });
+    await processPendingWebhooks({
+      getOperation: async () => {
+        throw new Error(message);
+      },
+    });
+    const delivery = await db.webhookDelivery.findFirstOrThrow();
+    expect(delivery).toMatchObject({ outcome: "failed", outcomeCode: "readBackFailed" });
+    expect(delivery.outcomeArgs).toEqual({
+      attempts: MAX_PROCESSING_ATTEMPTS,
+      error: message.replace("\u0000", "\ufffd"),
+    });
+  });
 });
 
 describe("ipAllowed", () => {
