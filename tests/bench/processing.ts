@@ -272,6 +272,16 @@ async function run(ctx: {
      FROM "WebhookDelivery" GROUP BY 1 ORDER BY 1`,
     [warmUpStart],
   );
+  // The worker's scheduled jobs share its cores with the processing: a tail in the lag often starts with one.
+  const jobsRun = await client.query<{ name: string; at: string; took: string }>(
+    `SELECT name, round(extract(epoch FROM started_on - $1)::numeric, 1) AS at,
+            round(extract(epoch FROM completed_on - started_on)::numeric, 1) AS took
+     FROM pgboss.job WHERE started_on >= $1 AND name NOT LIKE '\_\_pgboss%' ORDER BY started_on`,
+    [warmUpStart],
+  );
+  console.log(
+    `[bench] scheduled jobs (started at s, took s): ${jobsRun.rows.map((j) => `${j.name} ${j.at}+${j.took}`).join(", ") || "none"}`,
+  );
   console.log(
     `[bench] lag by 5 s of receipt, warm-up included (from s: p99/max s): ${timeline.rows.map((t) => `${t.second}: ${t.p99}/${t.max}`).join(", ")}`,
   );

@@ -11,7 +11,7 @@ import { getDb } from "@/lib/db";
 import { getDatabaseUrl } from "@/lib/env";
 import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import { databaseRecorder } from "@/lib/platform/record-to-db";
-import { CLAIM_NEXT_DELIVERY, CLAIM_SETTINGS, processPendingWebhooks } from "@/lib/webhooks/process";
+import { CLAIM_SETTINGS, claimStatement, processPendingWebhooks } from "@/lib/webhooks/process";
 import { isolateDatabase, withClient } from "../../support/database";
 import { callRecord } from "../../support/in-memory-recorder";
 import { rowsRead, type PlanNode } from "../../support/plans";
@@ -102,9 +102,9 @@ describe("prepared statements", () => {
     const unnamed = queries.filter((q) => !q.name).map((q) => q.text);
     expect(unnamed.some((t) => t.includes(`FROM "Operation" WHERE id = ANY`))).toBe(true);
     // The lease alone is committed without waiting for the disk: one statement, its own transaction.
-    const claims = unnamed.filter((t) => t.includes(CLAIM_NEXT_DELIVERY));
+    const claims = unnamed.filter((t) => t.includes(claimStatement(4)));
     expect(claims.length).toBeGreaterThan(0);
-    for (const t of claims) expect(t).toBe(`${CLAIM_SETTINGS}; ${CLAIM_NEXT_DELIVERY}`);
+    for (const t of claims) expect(t).toBe(`${CLAIM_SETTINGS}; ${claimStatement(4)}`);
     // So is the settlement with its snapshot (redone from the inbox if a crash undoes it), and the record
     // of a read: nothing else. The transaction's BEGIN travels with its first statement (the mirror's
     // lock and read) and the delivery's settlement with its COMMIT.

@@ -3,7 +3,7 @@
 // workers together to ~100 events/s once 30,000 deliveries were stored (issue 16, webhook processing).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { CLAIM_NEXT_DELIVERY, CLAIM_SETTINGS } from "@/lib/webhooks/process";
+import { CLAIM_SETTINGS, claimStatement } from "@/lib/webhooks/process";
 import { isolateDatabase } from "../../support/database";
 import { rowsRead, type PlanNode } from "../../support/plans";
 
@@ -23,7 +23,7 @@ async function explainClaim(): Promise<PlanNode> {
     .$transaction(async (tx) => {
       for (const setting of CLAIM_SETTINGS.split(";")) await tx.$executeRawUnsafe(setting);
       const [row] = await tx.$queryRawUnsafe<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
-        `EXPLAIN (ANALYZE, FORMAT JSON) ${CLAIM_NEXT_DELIVERY}`,
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${claimStatement(4)}`,
       );
       plan = row!["QUERY PLAN"][0].Plan;
       throw new Error("rollback");
