@@ -96,7 +96,7 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
 
   return {
     boss,
-    // Webhook loops finish the delivery each holds; jobs in progress get up to timeoutMs to finish, then
+    // Webhook loops finish the deliveries each holds; jobs in progress get up to timeoutMs to finish, then
     // are left to expire and be retried by another worker.
     stop: async (timeoutMs = 20_000) => {
       await webhookLoops.stop();
