@@ -44,9 +44,9 @@ const CLAIM_SECONDS = 60;
 const CLAIM_BATCH = 4;
 
 /**
- * Takes up to `count` of the oldest waiting deliveries whose lease is free and leases them, through the partial index of
- * waiting deliveries (`WebhookDelivery_waiting_idx`): a handful of rows read whatever the inbox's history
- * or backlog. Run after CLAIM_SETTINGS, which forbids the planner the one other shape it picks from stale
+ * Takes up to `count` of the oldest waiting deliveries whose lease is free and leases them, through the
+ * partial index of waiting deliveries (`WebhookDelivery_waiting_idx`): a handful of rows read whatever
+ * the inbox's history or backlog. Run after CLAIM_SETTINGS, which forbids the planner the one other shape it picks from stale
  * statistics (every waiting delivery read and sorted by id: seen on a freshly emptied inbox, each claim
  * slower as the backlog grew); without waiting rows in its statistics it may otherwise also walk the
  * primary key from the oldest delivery ever received, skipping every processed one.
@@ -69,8 +69,8 @@ export const CLAIM_SETTINGS = "SET LOCAL synchronous_commit = off; SET LOCAL ena
 const RETRY_DELIVERY_LATER = `UPDATE "WebhookDelivery" SET "claimedUntil" = $2 WHERE id = $1`;
 
 /**
- * Processes received webhooks; several workers may run at once. A delivery is claimed with a short lease
- * (SKIP LOCKED, no transaction held across the read-back), then decided. A webhook is a hint (see
+ * Processes received webhooks; several workers may run at once. Deliveries are leased a few at a time
+ * (SKIP LOCKED, no transaction held across a read-back), then decided one after the other. A webhook is a hint (see
  * apply-snapshot.ts): a non-final status of a mirrored operation whose other fields match the mirror is
  * applied from the body; anything else (a final status, an unknown operation, different amounts or
  * details, a dateUpdated ahead of its arrival) is applied only from GET by id, and a read-back that
