@@ -58,19 +58,20 @@ export type PoolTransaction = {
   atCommit(sql: string): void;
 };
 
-function poolTransaction(client: pg.PoolClient, begin: string) {
+/** `begin`: the statements that open the transaction (BEGIN and its SET LOCALs). */
+function poolTransaction(client: pg.PoolClient, begin: string[]) {
   let begun = false;
   const atCommit: string[] = [];
   const send = async (config: pg.QueryConfig): Promise<pg.QueryResult> => {
     if (begun) return client.query(config);
     begun = true;
     if (config.name || config.values?.length) {
-      await client.query(begin);
+      await client.query(begin.join("; "));
       return client.query(config);
     }
     // The results of a multi-statement query come as an array: the caller gets those of its own text.
-    const all = (await client.query(`${begin}; ${config.text}`)) as unknown as pg.QueryResult[];
-    const own = all.slice(begin.split(";").length);
+    const all = (await client.query([...begin, config.text].join("; "))) as unknown as pg.QueryResult[];
+    const own = all.slice(begin.length);
     return (own.length === 1 ? own[0] : own) as pg.QueryResult;
   };
   const tx: PoolTransaction = {
@@ -81,7 +82,7 @@ function poolTransaction(client: pg.PoolClient, begin: string) {
     tx,
     commit: async () => {
       if (!begun && atCommit.length === 0) return; // nothing was sent: no transaction to end
-      await client.query([...(begun ? [] : [begin]), ...atCommit, "COMMIT"].join("; "));
+      await client.query([...(begun ? [] : begin), ...atCommit, "COMMIT"].join("; "));
     },
     rollback: async () => {
       if (begun) await client.query("ROLLBACK");
@@ -108,9 +109,11 @@ export async function withPoolTransaction<T>(
   },
 ): Promise<T> {
   const client = await poolConnection();
-  const begin =
-    `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}` +
-    (options.synchronousCommit === false ? "; SET LOCAL synchronous_commit = off" : "");
+  const begin = [
+    "BEGIN",
+    `SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`,
+    ...(options.synchronousCommit === false ? ["SET LOCAL synchronous_commit = off"] : []),
+  ];
   const { tx, commit, rollback } = poolTransaction(client, begin);
   let broken = false;
   try {

@@ -46,10 +46,11 @@ const CLAIM_BATCH = 4;
 /**
  * Takes up to `count` of the oldest waiting deliveries whose lease is free and leases them, through the
  * partial index of waiting deliveries (`WebhookDelivery_waiting_idx`): a handful of rows read whatever
- * the inbox's history or backlog. Run after CLAIM_SETTINGS, which forbids the planner the one other shape it picks from stale
- * statistics (every waiting delivery read and sorted by id: seen on a freshly emptied inbox, each claim
- * slower as the backlog grew); without waiting rows in its statistics it may otherwise also walk the
- * primary key from the oldest delivery ever received, skipping every processed one.
+ * the inbox's history or backlog. Run after CLAIM_SETTINGS, which forbids the planner the one other
+ * shape it picks from stale statistics (every waiting delivery read and sorted by id: seen on a freshly
+ * emptied inbox, each claim slower as the backlog grew); without waiting rows in its statistics it may
+ * otherwise also walk the primary key from the oldest delivery ever received, skipping every processed
+ * one.
  */
 export function claimStatement(count: number): string {
   return `
@@ -70,11 +71,12 @@ const RETRY_DELIVERY_LATER = `UPDATE "WebhookDelivery" SET "claimedUntil" = $2 W
 
 /**
  * Processes received webhooks; several workers may run at once. Deliveries are leased a few at a time
- * (SKIP LOCKED, no transaction held across a read-back), then decided one after the other. A webhook is a hint (see
- * apply-snapshot.ts): a non-final status of a mirrored operation whose other fields match the mirror is
- * applied from the body; anything else (a final status, an unknown operation, different amounts or
- * details, a dateUpdated ahead of its arrival) is applied only from GET by id, and a read-back that
- * contradicts the webhook is applied as the truth and flagged. Returns how many deliveries were handled.
+ * (SKIP LOCKED, no transaction held across a read-back), then decided one after the other. A webhook is
+ * a hint (see apply-snapshot.ts): a non-final status of a mirrored operation whose other fields match
+ * the mirror is applied from the body; anything else (a final status, an unknown operation, different
+ * amounts or details, a dateUpdated ahead of its arrival) is applied only from GET by id, and a
+ * read-back that contradicts the webhook is applied as the truth and flagged. Returns how many
+ * deliveries were handled.
  */
 export async function processPendingWebhooks(
   platform: Pick<PlatformClient, "getOperation">,
@@ -123,10 +125,10 @@ function jsonWithoutNul(value: unknown): string {
  */
 function settlement(row: Claimed, decision: NonNullable<Decision>): string {
   const literal = (value: string | null) => (value === null ? "NULL" : pg.escapeLiteral(value));
-  const args = decision.note?.args;
+  const args = decision.note?.args === undefined ? null : jsonWithoutNul(decision.note.args);
   return `UPDATE "WebhookDelivery" SET outcome = ${literal(decision.outcome)}::"WebhookOutcome",
     "outcomeCode" = ${literal(decision.note?.code ?? null)},
-    "outcomeArgs" = ${literal(args === undefined ? null : jsonWithoutNul(args))}::jsonb, "outcomeDetail" = NULL,
+    "outcomeArgs" = ${literal(args)}::jsonb, "outcomeDetail" = NULL,
     "readBackTraceID" = ${literal(decision.readBackTraceID)}, "processedAt" = now(), "claimedUntil" = NULL
   WHERE id = ${literal(String(row.id))}::bigint`;
 }

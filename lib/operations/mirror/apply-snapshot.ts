@@ -36,8 +36,7 @@ import { isFinal, statusRank } from "@/lib/operations/status";
  *    only when the mirror's snapshot arrived after this read was sent (unless that snapshot is a
  *    webhook's and the read shows a later status: a hint delivered late, after the read, is older news),
  *    or when, against another API snapshot, it shows an earlier status with an earlier dateUpdated (two
- *    reads racing). Otherwise it
- *    wins whatever its dateUpdated, and every field that differs is written.
+ *    reads racing). Otherwise it wins whatever its dateUpdated, and every field that differs is written.
  * 3. A dateUpdated counts for ordering only up to its snapshot's arrival plus SKEW_MS: a far-future
  *    date cannot put a row out of reach of later snapshots.
  * 4. A final status never changes (`conflict`, mirror unchanged); a later API snapshot may still correct
