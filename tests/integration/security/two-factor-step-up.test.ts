@@ -99,7 +99,9 @@ const cases: Case[] = [
     name: "change a setting",
     role: "admin",
     arrange: async () => {
-      const minutes = 100 + Math.floor(Math.random() * 1000);
+      // A value other than the stored one, so a refusal can never look like a change.
+      const stored = await db().setting.findUnique({ where: { key: "stuckOperationMinutes" } });
+      const minutes = (typeof stored?.value === "number" ? stored.value : 100) + 1;
       return {
         run: () => saveSettingAction({ key: "stuckOperationMinutes", value: String(minutes) }),
         done: async () =>
