@@ -7,6 +7,7 @@ import type { MirroredField } from "@/lib/operations/mirror/mirror-fields";
 import { lockAndReadMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
 import {
   mirrorRow,
+  type MirrorRowJson,
   statusChangeOf,
   writeMirrorRows,
   writeStatusChanges,
@@ -40,7 +41,7 @@ export async function applySnapshotsBatch(
       const current = await lockAndReadMirrorStates(tx, ids);
       const now = new Date().toISOString();
       const results: BatchItemResult[] = [];
-      const writes: ReturnType<typeof mirrorRow>[] = [];
+      const writes: MirrorRowJson[] = [];
       const history: StatusChangeRow[] = [];
       for (const op of unique) {
         const before = current.get(op.id) ?? null;
