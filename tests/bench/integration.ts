@@ -17,6 +17,7 @@ import type { Operation } from "../../lib/platform/schemas";
 import { runReconciliation } from "../../lib/reconcile/run";
 import type { BenchFigure } from "./sandbox";
 import { startApp } from "./app-server";
+import { waitForAutovacuumIdle } from "./quiet";
 
 const INGEST_SECONDS = 15;
 const INGEST_CONNECTIONS = 50;
@@ -146,7 +147,23 @@ async function benchIngest(env: NodeJS.ProcessEnv, databaseUrl: string): Promise
   ];
 }
 
+/**
+ * Before a measured step: the ingest section's webhook deliveries vacuumed now (autovacuum would start on
+ * them at its next look, during the run), then no autovacuum worker busy.
+ */
+async function quietDatabase(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`VACUUM (ANALYZE) "WebhookDelivery"`);
+    await waitForAutovacuumIdle(client);
+  } finally {
+    await client.end();
+  }
+}
+
 async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> {
+  await quietDatabase(databaseUrl);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -238,6 +255,7 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
       timeoutMs: 30_000,
     });
 
+    await quietDatabase(databaseUrl);
     let started = performance.now();
     const full = await runReconciliation({ kind: "full", platform, take: 1000 });
     const fullMs = performance.now() - started;

@@ -19,6 +19,7 @@ import { freePort } from "../../scripts/lib/embedded-postgres";
 import { projectRoot } from "../../scripts/lib/database";
 import { startSandboxProcess } from "./integration";
 import type { BenchFigure } from "./sandbox";
+import { waitForAutovacuumIdle } from "./quiet";
 
 type Scenario = {
   label: string;
@@ -161,22 +162,12 @@ function events(operations: WireOperation[], total: number): string[] {
   return bodies;
 }
 
-/**
- * Empties the inbox and the mirror, then waits (up to 2 minutes) until no autovacuum worker is busy on
- * the server: one still cleaning up after an earlier section (100,000 operations of the integration
- * section) took a share of the two cores from the measured run.
- */
+/** Empties the inbox and the mirror, then waits until autovacuum is idle. */
 async function resetInbox(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query(`TRUNCATE "WebhookDelivery", "OperationStatusChange", "Operation" CASCADE`);
-  for (const started = Date.now(); Date.now() - started < 120_000;) {
-    const { rows } = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'`,
-    );
-    if (rows[0]?.n === 0) break;
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
+  await waitForAutovacuumIdle(client);
   await client.end();
 }
 
