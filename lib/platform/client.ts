@@ -116,12 +116,28 @@ type Created = { idTransactionMerchant: string };
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const transport = createTransport(options);
 
-  const maybeOperation = (env: NormalisedEnvelope, site: CallSite): Operation | null => {
-    if (isNotFound(env)) return null;
-    expectOk(env, site);
-    if (env.data === null) return null;
-    return decodeOperation(env.data);
-  };
+  /**
+   * A by-id read: the operation asked for, or null when the platform has none by that id. An answer
+   * about another operation is refused (a protocol error): every caller would write it into the mirror.
+   */
+  const operationById =
+    (id: string) =>
+    (env: NormalisedEnvelope, site: CallSite): Operation | null => {
+      if (isNotFound(env)) return null;
+      expectOk(env, site);
+      if (env.data === null) return null;
+      const operation = decodeOperation(env.data);
+      if (operation.id !== id)
+        throw new SchemaMismatchError("operation", [
+          {
+            code: "custom",
+            path: ["id"],
+            message: `expected ${id}, the operation asked for`,
+            input: operation.id,
+          },
+        ]);
+      return operation;
+    };
 
   /** An answer that must be ok, its data read by `decodeData`. */
   const okData =
@@ -182,7 +198,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       path: `${pathPrefix}/${id}`,
       idempotent: true,
       context: { ...context, operationId: context?.operationId ?? id },
-      decode: maybeOperation,
+      decode: operationById(id),
     });
     return { operation: r.value, traceID: r.envelope.traceID };
   }

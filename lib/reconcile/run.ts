@@ -2,21 +2,21 @@ import "server-only";
 import pg from "pg";
 import { getDb } from "@/lib/db";
 import { getDatabaseUrl } from "@/lib/env";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
 import { isWriteConflict } from "@/lib/errors/write-conflict";
-import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
+import { applySnapshotsBatch, type BatchItemResult } from "@/lib/operations/mirror/apply-batch";
 import type { PlatformClient } from "@/lib/platform/client";
 import { findDrift } from "@/lib/reconcile/drift";
+import { readOpenOperations } from "@/lib/reconcile/open-operations";
 import type { StopNote } from "@/lib/reconcile/run-notes";
 import { walkOperations, type WalkedPage } from "@/lib/reconcile/walk";
-import { finalStatuses } from "@/lib/operations/status";
 
 const RUNNER_LOCK = 7_370_001;
 
 export type ReconcileOptions = {
   kind: ReconciliationKind;
-  platform: Pick<PlatformClient, "listOperations">;
+  platform: Pick<PlatformClient, "listOperations" | "getOperation">;
   take?: number;
   /** Incremental runs re-read this much before their stop point. */
   overlapMinutes?: number;
@@ -35,6 +35,8 @@ export type ReconcileResult =
       inserted: number;
       updated: number;
       drift: number;
+      /** Open operations older than an incremental run's walk, read by id. */
+      readById: number;
       stop: StopNote;
     }
   | { status: "skipped"; reason: string };
@@ -54,21 +56,17 @@ async function withRunnerLock<T>(fn: () => Promise<T>): Promise<T | null> {
   }
 }
 
-/** Where an incremental run may stop: before both the last reconciled point and the oldest open operation. */
+/**
+ * Where an incremental run may stop: the last reconciled point, less the overlap. Open operations older
+ * than that are read by id after the walk (readOpenOperations), not by walking the list back to them.
+ */
 async function incrementalLowerBound(overlapMinutes: number): Promise<Date | null> {
-  const db = getDb();
-  const last = await db.reconciliationRun.findFirst({
+  const last = await getDb().reconciliationRun.findFirst({
     where: { status: "completed", watermark: { not: null } },
     orderBy: { startedAt: "desc" },
   });
   if (!last?.watermark) return null;
-  const oldestOpen = await db.operation.findFirst({
-    where: { status: { notIn: [...finalStatuses] } },
-    orderBy: { dateAdded: "asc" },
-    select: { dateAdded: true },
-  });
-  const bound = oldestOpen && oldestOpen.dateAdded < last.watermark ? oldestOpen.dateAdded : last.watermark;
-  return new Date(bound.getTime() - overlapMinutes * 60_000);
+  return new Date(last.watermark.getTime() - overlapMinutes * 60_000);
 }
 
 export async function runReconciliation(options: ReconcileOptions): Promise<ReconcileResult> {
@@ -94,6 +92,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   const counters = { pages: 0, operationsSeen: 0, inserted: 0, updated: 0 };
   let drift = 0;
   let watermark: Date | null = null;
+  let reachedBack: Date | null = null;
   let stop: StopNote = { code: "endOfList", args: {} };
   const seen: string[] = [];
   const inFlight: Promise<void>[] = [];
@@ -103,14 +102,13 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
       stop: (page) => {
         const oldest = page.operations.at(-1)?.dateAdded;
         if (lowerBound && oldest && oldest < lowerBound) {
-          stop = { code: "passedLowerBound", args: { at: lowerBound.toISOString() } };
+          reachedBack = oldest;
           return true;
         }
         return false;
       },
     });
-    const storePage = async (page: WalkedPage) => {
-      const results = await writePage(page);
+    const storeFindings = async (results: BatchItemResult[], sourceRef: string | null) => {
       const findings = findDrift(results, { graceCutoff, mirrorWasReconciled });
       if (findings.length > 0) {
         const storedAt = new Date();
@@ -120,16 +118,19 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
             runId: run.id,
             mirrorValue: (f.mirrorValue ?? undefined) as Prisma.InputJsonValue | undefined,
             platformValue: f.platformValue as Prisma.InputJsonValue,
-            sourceRef: page.traceID,
+            sourceRef,
             repairedAt: repaired ? storedAt : null,
           })),
         });
       }
       drift += findings.length;
-      counters.pages += 1;
-      counters.operationsSeen += page.operations.length;
+      counters.operationsSeen += results.length;
       counters.inserted += results.filter((r) => r.outcome === "inserted").length;
       counters.updated += results.filter((r) => r.outcome === "updated").length;
+    };
+    const storePage = async (page: WalkedPage) => {
+      await storeFindings(await writePage(page), page.traceID);
+      counters.pages += 1;
       if (options.kind === "full") for (const op of page.operations) seen.push(op.id);
       await db.reconciliationRun.update({ where: { id: run.id }, data: counters });
     };
@@ -145,6 +146,14 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     }
     while (inFlight.length > 0) await inFlight.shift();
     if (options.kind === "full") drift += await recordMissingOnPlatform(run.id, seen, graceCutoff);
+    let readById = 0;
+    if (lowerBound && reachedBack) {
+      const open = await readOpenOperations(reachedBack, options.platform);
+      for (const { results, traceID } of open.applied) await storeFindings(results, traceID);
+      drift += await recordMissingById(run.id, open.missing);
+      readById = open.applied.length + open.missing.length;
+      stop = { code: "passedWatermark", args: { at: lowerBound.toISOString(), readById } };
+    }
     await db.reconciliationRun.update({
       where: { id: run.id },
       data: {
@@ -156,7 +165,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
         stopArgs: stop.args,
       },
     });
-    return { status: "completed", runId: run.id, ...counters, drift, stop };
+    return { status: "completed", runId: run.id, ...counters, drift, readById, stop };
   } catch (error) {
     await Promise.allSettled(inFlight);
     const message = error instanceof Error ? error.message : String(error);
@@ -187,10 +196,22 @@ async function writePage(page: WalkedPage) {
 
 /** After a full walk: mirrored operations the platform's list no longer has. */
 async function recordMissingOnPlatform(runId: string, seen: string[], graceCutoff: Date): Promise<number> {
+  return recordMissing(
+    runId,
+    Prisma.sql`o."dateAdded" < ${graceCutoff} AND NOT (o.id = ANY(${seen}::uuid[]))`,
+  );
+}
+
+/** Open operations a read by id did not find. */
+async function recordMissingById(runId: string, ids: string[]): Promise<number> {
+  return ids.length === 0 ? 0 : recordMissing(runId, Prisma.sql`o.id = ANY(${ids}::uuid[])`);
+}
+
+async function recordMissing(runId: string, where: Prisma.Sql): Promise<number> {
   return getDb().$executeRaw`
     INSERT INTO "DriftItem" (id, "runId", "operationId", kind, "mirrorValue")
     SELECT gen_random_uuid(), ${runId}::uuid, o.id, 'missingOnPlatform',
            jsonb_build_object('status', o.status, 'amount', o.amount::text, 'dateAdded', o."dateAdded")
     FROM "Operation" o
-    WHERE o."dateAdded" < ${graceCutoff} AND NOT (o.id = ANY(${seen}::uuid[]))`;
+    WHERE ${where}`;
 }

@@ -1,11 +1,15 @@
-// The platform's list endpoint for reconciliation tests.
+// The platform's list and by-id read for reconciliation tests.
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 
-/** The platform's list endpoint over an in-memory ledger, newest dateAdded first, with a hook per call. */
-export class FakeList implements Pick<PlatformClient, "listOperations"> {
+/**
+ * The platform's list endpoint over an in-memory ledger, newest dateAdded first, with a hook per call;
+ * and its read by id, each read's id kept in `readsById`.
+ */
+export class FakeList implements Pick<PlatformClient, "listOperations" | "getOperation"> {
   ops: Operation[] = [];
   calls = 0;
+  readsById: string[] = [];
   beforeEachCall: (call: number) => void = () => {};
   add(op: Operation) {
     this.ops.push(op);
@@ -21,5 +25,9 @@ export class FakeList implements Pick<PlatformClient, "listOperations"> {
       totalNumberRecords: this.ops.length,
       traceID: `list-${this.calls}`,
     };
+  }
+  async getOperation(id: string) {
+    this.readsById.push(id);
+    return { operation: this.ops.find((o) => o.id === id) ?? null, traceID: `get-${id}` };
   }
 }

@@ -2,8 +2,11 @@ import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
+import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import { readOpenOperations } from "@/lib/reconcile/open-operations";
 import { runReconciliation } from "@/lib/reconcile/run";
+import { PlatformError } from "@/lib/platform/errors";
 import { walkOperations } from "@/lib/reconcile/walk";
 import { FakeList } from "../../support/fake-list";
 import { snapshot } from "../../support/operations";
@@ -118,11 +121,15 @@ describe("runReconciliation", () => {
     expect((await db.operation.findUniqueOrThrow({ where: { id: ids[1] } })).status).toBe("failed");
   });
 
-  it("an incremental run stops past the last reconciled point and the oldest open operation", async () => {
+  it("an incremental run stops past the last reconciled point; open operations older than its walk are read by id", async () => {
     const list = new FakeList();
-    for (let m = 0; m < 500; m++) list.add(make(m * 10, m === 300 ? "in_progress" : "success"));
+    const ids = Array.from({ length: 500 }, () => randomUUID());
+    // minute 3000: an operation still open; its final status will reach the platform, not the mirror
+    for (let m = 0; m < 500; m++) list.add(make(m * 10, m === 300 ? "in_progress" : "success", ids[m]));
     await runReconciliation({ kind: "full", platform: list, take: 50, now: () => new Date("1990-03-01") });
     for (let m = 500; m < 520; m++) list.add(make(m * 10));
+    list.replace(make(3000, "success", ids[300]));
+
     const result = await runReconciliation({
       kind: "incremental",
       platform: list,
@@ -130,24 +137,98 @@ describe("runReconciliation", () => {
       overlapMinutes: 30,
       now: () => new Date("1990-03-01"),
     });
-    // 20 new + everything down to the open operation at minute 3000 (index 300 -> 220 more), page-rounded
-    expect(result).toMatchObject({ status: "completed", inserted: 20 });
-    const seen = (result as { operationsSeen: number }).operationsSeen;
-    expect(seen).toBeGreaterThanOrEqual(20 + 200);
-    expect(seen).toBeLessThanOrEqual(300);
-    expect(result).toMatchObject({ stop: { code: "passedLowerBound" } });
-    const run = await db.reconciliationRun.findUniqueOrThrow({
-      where: { id: (result as { runId: string }).runId },
+    // one page (20 new, the overlap, and what else the page held), not the 220 pages down to minute 3000;
+    // then the open operation, read by id
+    expect(result).toMatchObject({
+      status: "completed",
+      inserted: 20,
+      pages: 1,
+      operationsSeen: 51,
+      readById: 1,
     });
-    expect(run).toMatchObject({ stopCode: "passedLowerBound", stopReason: null });
+    expect(list.readsById).toEqual([ids[300]]);
+    expect((await db.operation.findUniqueOrThrow({ where: { id: ids[300] } })).status).toBe("success");
+    const runId = (result as { runId: string }).runId;
+    const drift = await db.driftItem.findMany({ where: { runId } });
+    // the 20 new ones are older than the grace period here: missing from the mirror, and added
+    expect(drift.filter((d) => d.kind === "missingInMirror" && d.repairedAt)).toHaveLength(20);
+    expect(
+      drift
+        .filter((d) => d.kind !== "missingInMirror")
+        .map((d) => [d.operationId, d.kind, d.sourceRef, d.repairedAt !== null]),
+    ).toEqual([[ids[300], "statusMismatch", `get-${ids[300]}`, true]]);
+    const history = await db.operationStatusChange.findMany({ where: { operationId: ids[300] } });
+    expect(history.map((h) => [h.toStatus, h.sourceRef])).toEqual([
+      ["in_progress", "list-4"],
+      ["success", `get-${ids[300]}`],
+    ]);
+
+    const run = await db.reconciliationRun.findUniqueOrThrow({ where: { id: runId } });
+    expect(run).toMatchObject({ stopCode: "passedWatermark", stopReason: null });
     const at = (run.stopArgs as { at: string }).at;
-    expect(new Date(at).toISOString()).toBe(at);
+    expect(at).toBe(new Date(Date.parse(minute(4990)) - 30 * 60_000).toISOString());
     expect(await runNoteIn("en", run)).toBe(
-      `Stopped past ${at}: the last reconciled point and the oldest open operation, with overlap.`,
+      `Stopped past ${at}: the last reconciled point, with overlap. 1 older open operation read by id.`,
     );
     expect(await runNoteIn("ru", run)).toBe(
-      `Остановилась после ${at}: последняя сверенная точка и самая ранняя незавершённая операция, с перекрытием.`,
+      `Остановилась после ${at}: последняя сверенная точка, с перекрытием. 1 более ранняя незавершённая операция прочитана по id.`,
     );
+
+    // nothing is open any more: the next run reads nothing by id
+    const next = await runReconciliation({
+      kind: "incremental",
+      platform: list,
+      take: 50,
+      overlapMinutes: 30,
+    });
+    expect(next).toMatchObject({ status: "completed", readById: 0 });
+    expect(list.readsById).toHaveLength(1);
+  });
+
+  it("an open operation the platform no longer has is drift; a read that fails is logged and tried next run", async () => {
+    const list = new FakeList();
+    const ids = Array.from({ length: 200 }, () => randomUUID());
+    for (let m = 0; m < 200; m++)
+      list.add(make(m * 10, m === 20 || m === 40 ? "in_progress" : "success", ids[m]));
+    await runReconciliation({ kind: "full", platform: list, take: 50, now: () => new Date("1990-03-01") });
+    list.ops = list.ops.filter((o) => o.id !== ids[20]);
+    const failing: Pick<PlatformClient, "listOperations" | "getOperation"> = {
+      listOperations: (req) => list.listOperations(req),
+      getOperation: async (id) => {
+        if (id !== ids[40]) return list.getOperation(id);
+        throw new PlatformError({
+          kind: "transport",
+          method: "GET",
+          path: `/operation/operation/platform/${id}`,
+          description: "connection reset",
+        });
+      },
+    };
+    const result = await runReconciliation({ kind: "incremental", platform: failing, take: 50 });
+    expect(result).toMatchObject({ status: "completed", readById: 1, drift: 1 });
+    const drift = await db.driftItem.findMany({ where: { runId: (result as { runId: string }).runId } });
+    expect(drift.map((d) => [d.operationId, d.kind])).toEqual([[ids[20], "missingOnPlatform"]]);
+    // the failed read changed nothing; the next run reads it again
+    expect((await db.operation.findUniqueOrThrow({ where: { id: ids[40] } })).status).toBe("in_progress");
+    list.readsById = [];
+    const next = await runReconciliation({ kind: "incremental", platform: list, take: 50 });
+    expect(list.readsById).toEqual([ids[40]]);
+    // the missing one is drift once, not again at every run
+    expect(next).toMatchObject({ status: "completed", readById: 1, drift: 0 });
+  });
+
+  it("reads at most its share of open operations a run, the least recently confirmed first", async () => {
+    const ids = Array.from({ length: 5 }, () => randomUUID());
+    for (let i = 0; i < 5; i++) {
+      const receivedAt = new Date(Date.UTC(1990, 1, 1, 0, 5 - i));
+      await applySnapshotsBatch([make(100 + i, "in_progress", ids[i])], "reconciliation", null, receivedAt);
+    }
+    const list = new FakeList();
+    for (let i = 0; i < 5; i++) list.add(make(100 + i, "in_progress", ids[i]));
+    const read = await readOpenOperations(new Date(minute(1000)), list, 2);
+    // received last to first: ids[4] and ids[3] were confirmed longest ago
+    expect(list.readsById).toEqual([ids[4], ids[3]]);
+    expect(read.applied).toHaveLength(2);
   });
 
   it("lets only one runner work at a time", async () => {
@@ -155,11 +236,12 @@ describe("runReconciliation", () => {
     for (let m = 0; m < 50; m++) list.add(make(m));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const slow: Pick<PlatformClient, "listOperations"> = {
+    const slow: Pick<PlatformClient, "listOperations" | "getOperation"> = {
       listOperations: async (req) => {
         await gate;
         return list.listOperations(req);
       },
+      getOperation: (id) => list.getOperation(id),
     };
     const first = runReconciliation({ kind: "full", platform: slow });
     await new Promise((r) => setTimeout(r, 200));

@@ -12,7 +12,13 @@ import { NoteText } from "@/components/ui/worded-note";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
 import { asWords, noteLine, type Words } from "@/lib/i18n/worded-note";
-import { ERROR_CODES, STOP_CODES, wordRunNote, type StoredRunNote } from "@/lib/reconcile/run-notes";
+import {
+  ERROR_CODES,
+  FORMER_STOP_CODES,
+  STOP_CODES,
+  wordRunNote,
+  type StoredRunNote,
+} from "@/lib/reconcile/run-notes";
 import {
   OUTCOME_CODES,
   UNCONFIRMED_REASONS,
@@ -206,7 +212,7 @@ describe("webhook outcome notes", () => {
 
 describe("reconciliation run notes", () => {
   it("lists every stop and error code reconciliation writes", () => {
-    expect([...writtenStopCodes].sort()).toEqual([...STOP_CODES].sort());
+    expect([...writtenStopCodes, ...FORMER_STOP_CODES].sort()).toEqual([...STOP_CODES].sort());
     expect([...writtenErrorCodes].sort()).toEqual([...ERROR_CODES].sort());
   });
 
@@ -225,6 +231,20 @@ describe("reconciliation run notes", () => {
     expect(noteLine(run("ru", passed)!)).toBe(
       "Остановилась после <2026-01-01T00:00:00.000Z>: последняя сверенная точка и самая ранняя незавершённая операция, с перекрытием.",
     );
+    const at = "2026-01-01T00:00:00.000Z";
+    const watermark = (readById: number) => ({ stopCode: "passedWatermark", stopArgs: { at, readById } });
+    expect(noteLine(run("en", watermark(0))!)).toBe(
+      `Stopped past <${at}>: the last reconciled point, with overlap. No older operation was open.`,
+    );
+    expect(noteLine(run("en", watermark(3))!)).toBe(
+      `Stopped past <${at}>: the last reconciled point, with overlap. 3 older open operations read by id.`,
+    );
+    expect([1, 3, 5, 21].map((n) => noteLine(run("ru", watermark(n))!).split("перекрытием. ")[1])).toEqual([
+      "1 более ранняя незавершённая операция прочитана по id.",
+      "3 более ранние незавершённые операции прочитаны по id.",
+      "5 более ранних незавершённых операций прочитаны по id.",
+      "21 более ранняя незавершённая операция прочитана по id.",
+    ]);
     expect(noteLine(run("en", { stopCode: "endOfList", stopArgs: {} })!)).toBe(
       "Reached the end of the list.",
     );

@@ -232,6 +232,18 @@ describe("reads", () => {
     expect(recorder.calls[0]?.codeError).toBe("invalidRequestParameters");
   });
 
+  test("a by-id answer about another operation is a protocol error, recorded, never returned", async () => {
+    const other = "0b0e4c57-8f61-4d2c-9a53-3f1c2d7e6a10";
+    fake.route("GET", `/api/operation/operation/platform/${OP_ID}`, {
+      body: specOk(operationJson({ id: `"${other}"` })),
+    });
+    const { client, recorder } = makeClient(fake);
+    const e = (await rejection(client.getOperation(OP_ID))) as Error;
+    expect(e).toMatchObject({ kind: "protocol", traceID: TRACE });
+    expect(e.message).toContain(`expected ${OP_ID}, the operation asked for`);
+    expect(recorder.calls[0]?.error).toContain("expected");
+  });
+
   test("getOperation refuses a malformed id locally", async () => {
     const { client } = makeClient(fake);
     const e = await rejection(client.getOperation("../balance"));
