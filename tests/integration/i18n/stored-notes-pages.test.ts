@@ -58,6 +58,13 @@ beforeAll(async () => {
         startedAt: new Date("2026-01-02T00:00:00Z"),
       },
       {
+        kind: "incremental",
+        status: "completed",
+        stopCode: "passedWatermark",
+        stopArgs: { at: "2026-01-04T21:30:00.000Z", readById: 2 },
+        startedAt: new Date("2026-01-05T00:00:00Z"),
+      },
+      {
         kind: "full",
         status: "failed",
         errorCode: "failed",
@@ -146,19 +153,25 @@ describe("reconciliation run notes", () => {
     expect(text).toContain(
       "Остановилась после 02.01.2026 00:30:00 Europe/Moscow: последняя сверенная точка и самая ранняя незавершённая операция, с перекрытием.",
     );
+    expect(text).toContain(
+      "Остановилась после 05.01.2026 00:30:00 Europe/Moscow: последняя сверенная точка, с перекрытием. 2 более ранние незавершённые операции прочитаны по id.",
+    );
     expect(text).toContain("Ошибка:");
     expect(text).toContain("connect ECONNREFUSED 127.0.0.1:9");
     expect(text).toContain("an old reason no code matches");
     const cells = propsOf<{ testId?: string; translate?: string }>(ru, Cell).filter(
       (c) => c.testId === "run-note",
     );
-    expect(cells).toHaveLength(3);
+    expect(cells).toHaveLength(4);
     expect(cells.every((c) => c.translate === undefined)).toBe(true);
 
     await signIn("en", "finance");
     const en = textOf(await reconciliation());
     expect(en).toContain(
       "Stopped past 2026-01-02 00:30:00 Europe/Moscow: the last reconciled point and the oldest open operation, with overlap.",
+    );
+    expect(en).toContain(
+      "Stopped past 2026-01-05 00:30:00 Europe/Moscow: the last reconciled point, with overlap. 2 older open operations read by id.",
     );
     expect(en).toContain("Failed:");
     expect(en).toContain("an old reason no code matches");
