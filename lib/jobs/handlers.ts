@@ -7,6 +7,7 @@ import { resolvePendingIntent } from "@/lib/operations/mirror/create-once";
 import { flagStuckOperations } from "@/lib/operations/mirror/stuck";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runReconciliation } from "@/lib/reconcile/run";
+import { yieldToWebhooks } from "@/lib/reconcile/yield";
 import { pruneExpiredRecords } from "@/lib/retention/prune";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
 import { submitLostApprovals, syncSubmittingPayouts } from "@/lib/payouts/submit";
@@ -18,8 +19,9 @@ const PENDING_INTENT_AGE_MS = 30_000;
 
 export function jobHandlers(platform: PlatformClient): Record<JobName, () => Promise<unknown>> {
   return {
-    reconcileIncremental: () => runReconciliation({ kind: "incremental", platform }),
-    reconcileFull: () => runReconciliation({ kind: "full", platform }),
+    reconcileIncremental: () =>
+      runReconciliation({ kind: "incremental", platform, yieldTo: () => yieldToWebhooks() }),
+    reconcileFull: () => runReconciliation({ kind: "full", platform, yieldTo: () => yieldToWebhooks() }),
     balanceSnapshot: () => getBalanceCached(platform),
     ledgerUpkeep: () => runLedgerUpkeep(),
     stuckOperations: async () => flagStuckOperations((await getSettings()).stuckOperationMinutes),

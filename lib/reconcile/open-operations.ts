@@ -18,6 +18,8 @@ export type OpenOperationsRead = {
   missing: string[];
   /** Reads that failed (logged): those operations stay first in line for the next run. */
   failed: number;
+  /** Time given to webhook processing between batches of reads (`yieldTo`), in ms. */
+  yieldedMs: number;
 };
 
 /**
@@ -30,7 +32,7 @@ export type OpenOperationsRead = {
 export async function readOpenOperations(
   reachedBack: Date,
   platform: Pick<PlatformClient, "getOperation">,
-  limit = OPEN_READS_PER_RUN,
+  options: { limit?: number; yieldTo?: () => Promise<number> } = {},
 ): Promise<OpenOperationsRead> {
   // One the platform no longer has is drift already (open until someone resolves it): not read again.
   const open = await getDb().$queryRaw<{ id: string }[]>`
@@ -39,9 +41,10 @@ export async function readOpenOperations(
       AND NOT EXISTS (SELECT 1 FROM "DriftItem" d
         WHERE d."operationId" = o.id AND d.kind = 'missingOnPlatform' AND d.state = 'open')
     ORDER BY o."snapshotReceivedAt", o.id
-    LIMIT ${limit}`;
-  const read: OpenOperationsRead = { applied: [], missing: [], failed: 0 };
+    LIMIT ${options.limit ?? OPEN_READS_PER_RUN}`;
+  const read: OpenOperationsRead = { applied: [], missing: [], failed: 0, yieldedMs: 0 };
   for (let i = 0; i < open.length; i += READS_IN_FLIGHT) {
+    if (options.yieldTo) read.yieldedMs += await options.yieldTo();
     await Promise.all(
       open.slice(i, i + READS_IN_FLIGHT).map(async ({ id }) => {
         const readAt = new Date();

@@ -24,6 +24,11 @@ export type ReconcileOptions = {
   graceMinutes?: number;
   triggeredById?: string | null;
   now?: () => Date;
+  /**
+   * Awaited before each page is stored and before each batch of reads by id; returns the ms it waited
+   * (the worker's: yieldToWebhooks).
+   */
+  yieldTo?: () => Promise<number>;
 };
 
 export type ReconcileResult =
@@ -37,6 +42,8 @@ export type ReconcileResult =
       drift: number;
       /** Open operations older than an incremental run's walk, read by id. */
       readById: number;
+      /** Time the run gave to webhook processing (`yieldTo`), in ms. */
+      yieldedMs: number;
       stop: StopNote;
     }
   | { status: "skipped"; reason: string };
@@ -93,6 +100,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   let drift = 0;
   let watermark: Date | null = null;
   let reachedBack: Date | null = null;
+  let yieldedMs = 0;
   let stop: StopNote = { code: "endOfList", args: {} };
   const seen: string[] = [];
   const inFlight: Promise<void>[] = [];
@@ -139,6 +147,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     for await (const page of pages) {
       // The newest operation of the first page, whichever page is stored first.
       watermark ??= page.operations[0]?.dateAdded ?? null;
+      if (options.yieldTo) yieldedMs += await options.yieldTo();
       const stored = storePage(page);
       stored.catch(() => {}); // awaited below or, after a failure, settled in the catch block
       inFlight.push(stored);
@@ -148,7 +157,8 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     if (options.kind === "full") drift += await recordMissingOnPlatform(run.id, seen, graceCutoff);
     let readById = 0;
     if (lowerBound && reachedBack) {
-      const open = await readOpenOperations(reachedBack, options.platform);
+      const open = await readOpenOperations(reachedBack, options.platform, { yieldTo: options.yieldTo });
+      yieldedMs += open.yieldedMs;
       for (const { results, traceID } of open.applied) await storeFindings(results, traceID);
       drift += await recordMissingById(run.id, open.missing);
       readById = open.applied.length + open.missing.length;
@@ -165,7 +175,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
         stopArgs: stop.args,
       },
     });
-    return { status: "completed", runId: run.id, ...counters, drift, readById, stop };
+    return { status: "completed", runId: run.id, ...counters, drift, readById, yieldedMs, stop };
   } catch (error) {
     await Promise.allSettled(inFlight);
     const message = error instanceof Error ? error.message : String(error);

@@ -273,6 +273,22 @@ async function run(ctx: {
   console.log(
     `[bench] scheduled jobs (started at s, took s): ${jobsRun.rows.map((j) => `${j.name} ${j.at}+${j.took}`).join(", ") || "none"}`,
   );
+  const runs = await client.query<{
+    at: string;
+    took: string;
+    seen: number;
+    pages: number;
+    stop: string | null;
+  }>(
+    `SELECT round(extract(epoch FROM "startedAt" - $1)::numeric, 1) AS at,
+            round(extract(epoch FROM "finishedAt" - "startedAt")::numeric, 1) AS took,
+            "operationsSeen" AS seen, pages, "stopCode" AS stop
+     FROM "ReconciliationRun" WHERE "startedAt" >= $1 ORDER BY "startedAt"`,
+    [warmUpStart],
+  );
+  console.log(
+    `[bench] reconciliation runs (started at s, took s): ${runs.rows.map((r) => `${r.at}+${r.took} ${r.seen} operations in ${r.pages} pages (${r.stop})`).join(", ") || "none"}`,
+  );
   console.log(
     `[bench] lag by 5 s of receipt, warm-up included (from s: p99/max s): ${timeline.rows.map((t) => `${t.second}: ${t.p99}/${t.max}`).join(", ")}`,
   );

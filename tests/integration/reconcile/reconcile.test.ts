@@ -225,10 +225,31 @@ describe("runReconciliation", () => {
     }
     const list = new FakeList();
     for (let i = 0; i < 5; i++) list.add(make(100 + i, "in_progress", ids[i]));
-    const read = await readOpenOperations(new Date(minute(1000)), list, 2);
+    const read = await readOpenOperations(new Date(minute(1000)), list, {
+      limit: 2,
+      yieldTo: async () => 100,
+    });
+    expect(read.yieldedMs).toBe(100); // one batch of reads, one turn for the webhooks before it
     // received last to first: ids[4] and ids[3] were confirmed longest ago
     expect(list.readsById).toEqual([ids[4], ids[3]]);
     expect(read.applied).toHaveLength(2);
+  });
+
+  it("gives webhook processing its turn before each page, and reports the time it gave", async () => {
+    const list = new FakeList();
+    for (let m = 0; m < 250; m++) list.add(make(m));
+    const turns: number[] = [];
+    const result = await runReconciliation({
+      kind: "full",
+      platform: list,
+      take: 100,
+      yieldTo: async () => {
+        turns.push(list.calls);
+        return 250;
+      },
+    });
+    expect(result).toMatchObject({ status: "completed", pages: 3, yieldedMs: 750 });
+    expect(turns).toHaveLength(3);
   });
 
   it("lets only one runner work at a time", async () => {
