@@ -20,8 +20,8 @@ const PENDING_INTENT_AGE_MS = 30_000;
 export function jobHandlers(platform: PlatformClient): Record<JobName, () => Promise<unknown>> {
   return {
     reconcileIncremental: () =>
-      runReconciliation({ kind: "incremental", platform, yieldTo: () => yieldToWebhooks() }),
-    reconcileFull: () => runReconciliation({ kind: "full", platform, yieldTo: () => yieldToWebhooks() }),
+      runReconciliation({ kind: "incremental", platform, yieldTo: yieldToWebhooks }),
+    reconcileFull: () => runReconciliation({ kind: "full", platform, yieldTo: yieldToWebhooks }),
     balanceSnapshot: () => getBalanceCached(platform),
     ledgerUpkeep: () => runLedgerUpkeep(),
     stuckOperations: async () => flagStuckOperations((await getSettings()).stuckOperationMinutes),

@@ -16,8 +16,6 @@ export type OpenOperationsRead = {
   applied: { results: BatchItemResult[]; traceID: string | null }[];
   /** Operations the platform says it does not have. */
   missing: string[];
-  /** Reads that failed (logged): those operations stay first in line for the next run. */
-  failed: number;
   /** Time given to webhook processing between batches of reads (`yieldTo`), in ms. */
   yieldedMs: number;
 };
@@ -25,9 +23,9 @@ export type OpenOperationsRead = {
 /**
  * The mirror's open operations added at or before `reachedBack`, where an incremental run's walk of the
  * list stopped: each is read by id (GET /operation/operation/platform/{id}), the least recently confirmed
- * first, and applied by the same rules as a page; one the platform does not have becomes drift once.
- * Before, the walk went back to the oldest open
- * operation, so one operation left open for days made every run read the list all the way back to it.
+ * first, and applied by the same rules as a page; one the platform does not have becomes drift once. A
+ * read that fails is logged, and the operation stays first in line for the next run. Before, the walk
+ * went back to the oldest open operation: one left open for days made every run read the list back to it.
  */
 export async function readOpenOperations(
   reachedBack: Date,
@@ -42,7 +40,7 @@ export async function readOpenOperations(
         WHERE d."operationId" = o.id AND d.kind = 'missingOnPlatform' AND d.state = 'open')
     ORDER BY o."snapshotReceivedAt", o.id
     LIMIT ${options.limit ?? OPEN_READS_PER_RUN}`;
-  const read: OpenOperationsRead = { applied: [], missing: [], failed: 0, yieldedMs: 0 };
+  const read: OpenOperationsRead = { applied: [], missing: [], yieldedMs: 0 };
   for (let i = 0; i < open.length; i += READS_IN_FLIGHT) {
     if (options.yieldTo) read.yieldedMs += await options.yieldTo();
     await Promise.all(
@@ -55,7 +53,6 @@ export async function readOpenOperations(
           read.applied.push({ results, traceID });
         } catch (error) {
           if (!isPlatformError(error)) throw error;
-          read.failed += 1;
           getLog().warn(
             { operationId: id, traceID: error.traceID, err: error },
             "open operation read failed",

@@ -116,7 +116,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
         return false;
       },
     });
-    const storeFindings = async (results: BatchItemResult[], sourceRef: string | null) => {
+    const recordResults = async (results: BatchItemResult[], sourceRef: string | null) => {
       const findings = findDrift(results, { graceCutoff, mirrorWasReconciled });
       if (findings.length > 0) {
         const storedAt = new Date();
@@ -137,7 +137,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
       counters.updated += results.filter((r) => r.outcome === "updated").length;
     };
     const storePage = async (page: WalkedPage) => {
-      await storeFindings(await writePage(page), page.traceID);
+      await recordResults(await writePage(page), page.traceID);
       counters.pages += 1;
       if (options.kind === "full") for (const op of page.operations) seen.push(op.id);
       await db.reconciliationRun.update({ where: { id: run.id }, data: counters });
@@ -159,7 +159,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     if (lowerBound && reachedBack) {
       const open = await readOpenOperations(reachedBack, options.platform, { yieldTo: options.yieldTo });
       yieldedMs += open.yieldedMs;
-      for (const { results, traceID } of open.applied) await storeFindings(results, traceID);
+      for (const { results, traceID } of open.applied) await recordResults(results, traceID);
       drift += await recordMissingById(run.id, open.missing);
       readById = open.applied.length + open.missing.length;
       stop = { code: "passedWatermark", args: { at: lowerBound.toISOString(), readById } };
