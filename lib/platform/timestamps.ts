@@ -11,6 +11,13 @@ import "server-only";
 const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 export function parsePlatformTimestamp(text: string): Date | null {
+  // The common case, already in the one form toISOString() writes (a page of a thousand operations holds
+  // two thousand): read natively, kept only if it names exactly that moment. Years before 1000 take the
+  // general path, which refuses those below 100.
+  if (text.length === 24 && text[0] !== "0") {
+    const date = new Date(text);
+    if (!Number.isNaN(date.getTime()) && date.toISOString() === text) return date;
+  }
   const m = ISO.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s = "00", frac = "", zone = ""] = m;

@@ -21,6 +21,12 @@ describe("parsePlatformTimestamp", () => {
     ["2024-02-29T23:59:59Z", "2024-02-29T23:59:59.000Z"], // a leap day, the last second of a day
     ["2025-12-31T00:00:00Z", "2025-12-31T00:00:00.000Z"],
     ["2025-01-01T00:00:00Z", "2025-01-01T00:00:00.000Z"],
+    // 24 characters like toISOString's form, read by the native fast path or, when not exactly that form,
+    // by the general one
+    ["2025-11-18T14:53:31.079Z", "2025-11-18T14:53:31.079Z"],
+    ["2025-11-18t14:53:31.079z", "2025-11-18T14:53:31.079Z"],
+    ["2025-11-18T17:53:31+03:00", "2025-11-18T14:53:31.000Z"],
+    ["0100-01-01T00:00:00.000Z", "0100-01-01T00:00:00.000Z"],
   ])("%s -> %s", (text, iso) => {
     expect(parsePlatformTimestamp(text)?.toISOString()).toBe(iso);
   });
@@ -42,6 +48,13 @@ describe("parsePlatformTimestamp", () => {
     "0099-11-18T14:53:31Z", // Date.UTC would read it as 1999
     "2025-11-18T14:53:31+3:00",
     "1731941611",
+    "2025-02-30T00:00:00.000Z",
+    "2025-11-31T23:59:59.999Z",
+    "2025-11-18T24:00:00.000Z",
+    "2025-11-18T14:53:31.07ZZ",
+    "2025-11-18T14:53:31.079+",
+    "+02025-11-18T14:53:31Z",
+    "0099-11-18T14:53:31.000Z",
   ])("refuses %j", (text) => {
     expect(parsePlatformTimestamp(text)).toBeNull();
   });

@@ -36,6 +36,7 @@ describe("the fast path: ordinary JSON never reaches lossless-json", () => {
     ["[0, -0, 9, -9.5, 10.25, 1e5, 1E+5, 1e-5, -12.5e3, 922337203685477.5807]"],
     ['{"s":"digits 123 and -4.5e6 inside text","n":62.50}'],
     ['{"escaped":"quote \\" backslash \\\\ newline \\n unicode \\u0041 \\u00e9","n":1}'],
+    ['{"ends in a backslash \\\\":"\\\\","n":[1,{"m":-2.5}],"after":"\\\\\\"3\\\\"}'],
     ['{"nested":{"list":[{"x":1},{"y":[2,3]}]},"t":true,"f":false,"z":null}'],
     ['  {"spaced" : 1 ,\n "out" : [ 2 ] }  '],
     ['"just text"'],
@@ -57,6 +58,14 @@ describe("the slow path: text the fast path cannot carry exactly", () => {
     expect(slow.count).toBe(1);
     expect(value).toEqual(await reference(text));
   });
+
+  test.each([['{"s":"never closed, 12'], ['["a\\"]']])(
+    "an unterminated string %s goes to lossless-json, which refuses it",
+    (text) => {
+      expect(() => parseWireJson(text)).toThrow();
+      expect(slow.count).toBe(1);
+    },
+  );
 
   test.each([["[01]"], ["[1.]"], ["[-]"], ["[1e]"], ["[1-2]"], ["[--1]"], ["[-01]"], ["[1.5e]"]])(
     "an invalid number literal %s goes to lossless-json, which refuses it",
