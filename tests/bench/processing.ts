@@ -19,6 +19,7 @@ import { freePort } from "../../scripts/lib/embedded-postgres";
 import { projectRoot } from "../../scripts/lib/database";
 import { startSandboxProcess } from "./integration";
 import type { BenchFigure } from "./sandbox";
+import { nodeFlagsOfScript } from "./node-flags";
 import { waitForAutovacuumIdle } from "./quiet";
 
 type Scenario = {
@@ -47,10 +48,15 @@ const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** di
 
 type WireOperation = Record<string, unknown> & { id: string; status: string; dateUpdated: string | null };
 
-function tsxProcess(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+function tsxProcess(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: string[] = ["--conditions=react-server"],
+): ChildProcess {
   return spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", path.join(projectRoot, script), ...args],
+    [...nodeFlags, "--import", "tsx", path.join(projectRoot, script), ...args],
     {
       cwd: projectRoot,
       env: { ...env, NODE_ENV: "production" },
@@ -183,7 +189,9 @@ async function run(ctx: {
 }): Promise<BenchFigure[]> {
   const { rate, seconds } = ctx.scenario;
   await resetInbox(ctx.databaseUrl);
-  const workers = Array.from({ length: ctx.workers }, () => tsxProcess("scripts/worker.ts", [], ctx.env));
+  const workers = Array.from({ length: ctx.workers }, () =>
+    tsxProcess("scripts/worker.ts", [], ctx.env, nodeFlagsOfScript("worker")),
+  );
   await new Promise((r) => setTimeout(r, 8_000)); // workers started, pg-boss schema ready
   const pids = { ...ctx.pids, workers: workers.map((w) => w.pid) };
   const databasePort = new URL(ctx.databaseUrl).port;
