@@ -54,15 +54,11 @@ function tsxProcess(
   env: NodeJS.ProcessEnv,
   nodeFlags: string[] = ["--conditions=react-server"],
 ): ChildProcess {
-  return spawn(
-    process.execPath,
-    [...nodeFlags, "--import", "tsx", path.join(projectRoot, script), ...args],
-    {
-      cwd: projectRoot,
-      env: { ...env, NODE_ENV: "production" },
-      stdio: ["ignore", "ignore", process.env.BENCH_CHILD_STDERR ? "inherit" : "ignore"],
-    },
-  );
+  return spawn(process.execPath, [...nodeFlags, "--import", "tsx", path.join(projectRoot, script), ...args], {
+    cwd: projectRoot,
+    env: { ...env, NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", process.env.BENCH_CHILD_STDERR ? "inherit" : "ignore"],
+  });
 }
 
 /**
