@@ -37,7 +37,7 @@ function markNumbers(text: string): string | null {
   if (text.includes(MARK)) return null;
   let marked = "";
   let last = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text.charCodeAt(i);
     if (c === 34) {
       const end = closingQuote(text, i);

@@ -107,7 +107,9 @@ describe("LedgerBucket stripes", () => {
     } finally {
       await connection.client.end();
     }
-    const buckets = await getDb().$queryRaw<{ bucket: Date; kind: string; stripe: number; postings: number }[]>`
+    const buckets = await getDb().$queryRaw<
+      { bucket: Date; kind: string; stripe: number; postings: number }[]
+    >`
       SELECT bucket, kind::text, stripe::int, postings FROM "LedgerBucket"
       WHERE bucket >= '2026-11-25T00:00:00Z' AND bucket < '2026-11-26T00:00:00Z' ORDER BY bucket, kind`;
     expect(buckets).toHaveLength(6); // three quarter hours, two kinds
