@@ -95,11 +95,9 @@ export function isWireObject(value: unknown): value is WireObject {
 export function wireToRaw(value: WireValue): RawJson {
   if (isLosslessNumber(value)) return value.value;
   if (Array.isArray(value)) return value.map(wireToRaw);
-  if (isWireObject(value)) {
-    const out: { [key: string]: RawJson } = {};
-    for (const [k, v] of Object.entries(value)) out[k] = wireToRaw(v);
-    return out;
-  }
+  // Object.fromEntries defines each key as an own property: a "__proto__" key stays data, not a prototype.
+  if (isWireObject(value))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wireToRaw(v)]));
   return value;
 }
 

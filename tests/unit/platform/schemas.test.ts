@@ -14,6 +14,11 @@ import { OP_ID, operationJson } from "./fake-platform";
 const op = (over: Record<string, string> = {}) => decodeOperation(parseWireJson(operationJson(over)));
 
 describe("Operation", () => {
+  test("an operation hidden under a __proto__ key is not an operation: its fields are not inherited", () => {
+    const hidden = parseWireJson(`{"__proto__":${operationJson()}}`);
+    expect(() => decodeOperation(hidden)).toThrow(SchemaMismatchError);
+  });
+
   test("amounts are exact Decimals, dates Date + original text, raw kept", () => {
     const o = op({ amount: "922337203685477.5807" });
     expect(o.id).toBe(OP_ID);

@@ -80,3 +80,26 @@ test.each([["[.5]"], ["[+1]"], ['{"a":1,}']])("%s is refused by the native parse
   expect(() => parseWireJson(text)).toThrow(SyntaxError);
   expect(slow.count).toBe(0);
 });
+
+test("a __proto__ key stays an own property: numbers restored in place never reach a prototype", () => {
+  const value = parseWireJson('{"__proto__":{"polluted":1},"list":[{"__proto__":[2]}]}') as Record<
+    string,
+    unknown
+  >;
+  expect(slow.count).toBe(0);
+  expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+  expect(Object.keys(value)).toEqual(["__proto__", "list"]);
+  expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual({
+    polluted: new lossless.LosslessNumber("1"),
+  });
+  expect((value as { polluted?: unknown }).polluted).toBeUndefined();
+  expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+});
+
+test("on the slow path too, a __proto__ key stays an own property", () => {
+  const value = parseWireJson('{"__proto__":{"polluted":1},"s":"\\u0001"}') as Record<string, unknown>;
+  expect(slow.count).toBe(1);
+  expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+  expect(Object.keys(value)).toEqual(["__proto__", "s"]);
+  expect((value as { polluted?: unknown }).polluted).toBeUndefined();
+});

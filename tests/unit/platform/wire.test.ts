@@ -36,6 +36,13 @@ describe("lossless parsing", () => {
     expect(stringifyWire(wire)).toBe(text);
   });
 
+  test("raw form keeps a __proto__ key as data: stored, not made the object's prototype", () => {
+    const raw = wireToRaw(parseWireJson(`{"__proto__":{"status":"success","n":1},"id":"x"}`)) as object;
+    expect(Object.getPrototypeOf(raw)).toBe(Object.prototype);
+    expect((raw as { status?: unknown }).status).toBeUndefined();
+    expect(JSON.stringify(raw)).toBe(`{"__proto__":{"status":"success","n":"1"},"id":"x"}`);
+  });
+
   test("decimalFromWire accepts plain decimal strings and refuses JS numbers and junk", () => {
     expect(decimalFromWire("62.50")?.toFixed()).toBe("62.5");
     expect(decimalFromWire(62.5)).toBeNull();
