@@ -146,7 +146,8 @@ function entries(input: SearchParamsInput): Array<[string, string]> {
 
 /** Groups the params: list keys split on commas, single keys given twice are reported, empty values dropped. */
 function normalise(input: SearchParamsInput): { values: Record<string, unknown>; repeated: string[] } {
-  const values: Record<string, unknown> = {};
+  // No prototype: "__proto__" or "toString" in a URL is a key like any other (an unknown parameter).
+  const values: Record<string, unknown> = Object.create(null);
   const repeated: string[] = [];
   for (const [key, raw] of entries(input)) {
     const value = raw.trim();
@@ -160,7 +161,7 @@ function normalise(input: SearchParamsInput): { values: Record<string, unknown>;
           .filter(Boolean),
       );
       values[key] = list;
-    } else if (key in values) {
+    } else if (Object.hasOwn(values, key)) {
       repeated.push(key);
     } else {
       values[key] = value;
@@ -182,7 +183,17 @@ export function parseOperationFilter(input: SearchParamsInput, locale: Locale = 
   const result = operationFilterSchema.safeParse(values);
   const t = createTranslator({ locale, messages: messagesFor(locale) as Messages });
   const fieldErrors: Record<string, string[]> = {};
-  const add = (key: string, message: string) => (fieldErrors[key] ??= []).push(message);
+  const add = (key: string, message: string) => {
+    // Defined, not assigned: a key such as "toString" or "__proto__" gets a list of its own.
+    if (!Object.hasOwn(fieldErrors, key))
+      Object.defineProperty(fieldErrors, key, {
+        value: [],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    fieldErrors[key]!.push(message);
+  };
   for (const key of repeated) add(key, t("operations.filter.repeated", { param: key }));
   if (!result.success) {
     for (const issue of result.error.issues) {

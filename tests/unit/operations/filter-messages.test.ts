@@ -90,6 +90,13 @@ describe("each refusal in words", () => {
     });
   });
 
+  it("a key named like an object's own machinery is an unknown parameter, not a repeated one", () => {
+    const r = errors(parse("toString=1&__proto__=2&constructor=3"));
+    expect(Object.keys(r ?? {}).sort()).toEqual(["__proto__", "constructor", "toString"]);
+    for (const messages of Object.values(r ?? {}))
+      expect(messages).toEqual([expect.stringMatching(/^Unknown filter parameter/)]);
+  });
+
   it("in Russian when asked", () => {
     const r = parse("type=refund&status=done", "ru");
     expect(r).toMatchObject({
