@@ -7,6 +7,16 @@
 import type { z } from "zod";
 
 export type FieldErrors = Record<string, string[] | undefined>;
+
+/**
+ * Appends a message to a field's list. The list is defined as the field's own property whatever the
+ * field's name: assigned, "toString" would find Object.prototype's and "__proto__" would set a prototype.
+ */
+export function addFieldError(errors: FieldErrors, field: string, message: string): void {
+  if (!Object.hasOwn(errors, field))
+    Object.defineProperty(errors, field, { value: [], enumerable: true, writable: true, configurable: true });
+  errors[field]!.push(message);
+}
 export type MessageArguments = Record<string, string | number>;
 
 /** A problem with a value, in catalog terms: the key of its sentence and the sentence's arguments. */
@@ -45,7 +55,7 @@ export function wordedFieldErrors(
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? "form");
     const worded = CATALOG_KEY.test(issue.message) ? word(issue.message, issueArguments(issue)) : null;
-    (out[field] ??= []).push(worded ?? issue.message);
+    addFieldError(out, field, worded ?? issue.message);
   }
   return out;
 }

@@ -4,9 +4,9 @@ import { z } from "zod";
 import { en, ru } from "zod/locales";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
-import { messageArguments } from "@/lib/i18n/issues";
+import { addFieldError, messageArguments, type FieldErrors } from "@/lib/i18n/issues";
 
-export type FieldErrors = Record<string, string[] | undefined>;
+export type { FieldErrors } from "@/lib/i18n/issues";
 
 const ZOD_LOCALES = { ru, en } satisfies Record<Locale, () => { localeError: z.core.$ZodErrorMap }>;
 
@@ -26,7 +26,7 @@ export function localizedFieldErrors(error: z.ZodError, locale: Locale): FieldEr
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? "");
-    (out[field] ??= []).push(localizedIssueMessage(issue, t));
+    addFieldError(out, field, localizedIssueMessage(issue, t));
   }
   return out;
 }

@@ -6,6 +6,7 @@
 import type { Messages } from "next-intl";
 import { createTranslator } from "use-intl/core";
 import { z } from "zod";
+import { addFieldError } from "@/lib/i18n/issues";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
 import { OPERATION_STATUSES, OPERATION_TYPES, type OperationStatus } from "@/lib/platform/schemas";
@@ -183,17 +184,7 @@ export function parseOperationFilter(input: SearchParamsInput, locale: Locale = 
   const result = operationFilterSchema.safeParse(values);
   const t = createTranslator({ locale, messages: messagesFor(locale) as Messages });
   const fieldErrors: Record<string, string[]> = {};
-  const add = (key: string, message: string) => {
-    // Defined, not assigned: a key such as "toString" or "__proto__" gets a list of its own.
-    if (!Object.hasOwn(fieldErrors, key))
-      Object.defineProperty(fieldErrors, key, {
-        value: [],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    fieldErrors[key]!.push(message);
-  };
+  const add = (key: string, message: string) => addFieldError(fieldErrors, key, message);
   for (const key of repeated) add(key, t("operations.filter.repeated", { param: key }));
   if (!result.success) {
     for (const issue of result.error.issues) {
