@@ -95,9 +95,17 @@ export function isWireObject(value: unknown): value is WireObject {
 export function wireToRaw(value: WireValue): RawJson {
   if (isLosslessNumber(value)) return value.value;
   if (Array.isArray(value)) return value.map(wireToRaw);
-  // Object.fromEntries defines each key as an own property: a "__proto__" key stays data, not a prototype.
-  if (isWireObject(value))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wireToRaw(v)]));
+  if (isWireObject(value)) {
+    const out: { [key: string]: RawJson } = {};
+    for (const key of Object.keys(value)) {
+      const raw = wireToRaw(value[key]!);
+      // Defined, not assigned: assigned, a "__proto__" key would set the prototype and vanish from the JSON.
+      if (key === "__proto__")
+        Object.defineProperty(out, key, { value: raw, enumerable: true, writable: true });
+      else out[key] = raw;
+    }
+    return out;
+  }
   return value;
 }
 
