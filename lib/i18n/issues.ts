@@ -5,18 +5,19 @@
  * them here with its `useTranslations()`. Client-safe.
  */
 import type { z } from "zod";
+import { setOwnProperty } from "@/lib/own-property";
 
 export type FieldErrors = Record<string, string[] | undefined>;
 
 /**
- * Appends a message to a field's list. The list is defined as the field's own property whatever the
- * field's name: assigned, "toString" would find Object.prototype's and "__proto__" would set a prototype.
+ * Appends a message to a field's list, the field's own whatever its name: a field named "toString" must
+ * not find Object.prototype's, nor "__proto__" set a prototype.
  */
 export function addFieldError(errors: FieldErrors, field: string, message: string): void {
-  if (!Object.hasOwn(errors, field))
-    Object.defineProperty(errors, field, { value: [], enumerable: true, writable: true, configurable: true });
+  if (!Object.hasOwn(errors, field)) setOwnProperty<string[] | undefined>(errors, field, []);
   errors[field]!.push(message);
 }
+
 export type MessageArguments = Record<string, string | number>;
 
 /** A problem with a value, in catalog terms: the key of its sentence and the sentence's arguments. */

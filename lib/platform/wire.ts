@@ -9,6 +9,7 @@
  */
 import "server-only";
 import { LosslessNumber, isLosslessNumber, parse, stringify } from "lossless-json";
+import { setOwnProperty } from "@/lib/own-property";
 import { Decimal, assertPositive, isDecimalString, toDecimal, toWireString } from "@/lib/money/decimal";
 
 export { LosslessNumber, isLosslessNumber };
@@ -97,13 +98,7 @@ export function wireToRaw(value: WireValue): RawJson {
   if (Array.isArray(value)) return value.map(wireToRaw);
   if (isWireObject(value)) {
     const out: { [key: string]: RawJson } = {};
-    for (const key of Object.keys(value)) {
-      const raw = wireToRaw(value[key]!);
-      // Defined, not assigned: assigned, a "__proto__" key would set the prototype and vanish from the JSON.
-      if (key === "__proto__")
-        Object.defineProperty(out, key, { value: raw, enumerable: true, writable: true });
-      else out[key] = raw;
-    }
+    for (const key of Object.keys(value)) setOwnProperty(out, key, wireToRaw(value[key]!));
     return out;
   }
   return value;

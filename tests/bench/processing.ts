@@ -19,7 +19,7 @@ import { freePort } from "../../scripts/lib/embedded-postgres";
 import { projectRoot } from "../../scripts/lib/database";
 import { startSandboxProcess } from "./integration";
 import type { BenchFigure } from "./sandbox";
-import { nodeFlagsOfScript } from "./node-flags";
+import { packageScript } from "./package-script";
 import { waitForAutovacuumIdle } from "./quiet";
 
 type Scenario = {
@@ -48,13 +48,10 @@ const round = (v: number, digits = 1) => Math.round(v * 10 ** digits) / 10 ** di
 
 type WireOperation = Record<string, unknown> & { id: string; status: string; dateUpdated: string | null };
 
-function tsxProcess(
-  script: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  nodeFlags: string[] = ["--conditions=react-server"],
-): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags, "--import", "tsx", path.join(projectRoot, script), ...args], {
+/** A process started as `npm run <script>` starts it (its node flags and file), with more arguments. */
+function scriptProcess(script: "start" | "worker", args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const { nodeFlags, file } = packageScript(script);
+  return spawn(process.execPath, [...nodeFlags, "--import", "tsx", path.join(projectRoot, file), ...args], {
     cwd: projectRoot,
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", process.env.BENCH_CHILD_STDERR ? "inherit" : "ignore"],
@@ -185,9 +182,7 @@ async function run(ctx: {
 }): Promise<BenchFigure[]> {
   const { rate, seconds } = ctx.scenario;
   await resetInbox(ctx.databaseUrl);
-  const workers = Array.from({ length: ctx.workers }, () =>
-    tsxProcess("scripts/worker.ts", [], ctx.env, nodeFlagsOfScript("worker")),
-  );
+  const workers = Array.from({ length: ctx.workers }, () => scriptProcess("worker", [], ctx.env));
   await new Promise((r) => setTimeout(r, 8_000)); // workers started, pg-boss schema ready
   const pids = { ...ctx.pids, workers: workers.map((w) => w.pid) };
   const databasePort = new URL(ctx.databaseUrl).port;
@@ -378,11 +373,7 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
       // The receiver requires the secret path segment, as in production.
       WEBHOOK_PATH_SECRET: pathSecret,
     };
-    web = tsxProcess(
-      "scripts/server.ts",
-      ["--webhooks-only", "--port", String(port), "--hostname", "127.0.0.1"],
-      env,
-    );
+    web = scriptProcess("start", ["--webhooks-only", "--port", String(port), "--hostname", "127.0.0.1"], env);
     for (let i = 0; i < 120; i++) {
       const ok = await fetch(`http://127.0.0.1:${port}/api/health/ready`).then(
         (r) => r.ok,

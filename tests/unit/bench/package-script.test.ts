@@ -1,7 +1,9 @@
 // The bench runs reconciliation in its own process and starts workers itself: both must run with the node
 // flags `npm run worker` gives the worker, or the bench measures a process nobody deploys.
 import { describe, expect, it } from "vitest";
-import { nodeFlagsOfScript } from "../../bench/node-flags";
+import { packageScript } from "../../bench/package-script";
+
+const nodeFlagsOfScript = (name: string) => packageScript(name).nodeFlags;
 
 describe("node flags of the package scripts", () => {
   it("the worker runs with a young generation of 64 MiB semi-spaces (reconciliation pages)", () => {
