@@ -1,6 +1,8 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { finished } from "node:stream/promises";
 import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getDatabasePoolSize, getDatabaseUrl } from "@/lib/env";
 
@@ -54,6 +56,11 @@ export type PoolTransaction = {
     query: string | pg.QueryConfig,
     values?: unknown[],
   ): Promise<pg.QueryResult<R>>;
+  /**
+   * Runs `COPY … FROM STDIN` with `text` as its data (PostgreSQL's text format: copyText in
+   * lib/db-copy.ts). A failed COPY fails the transaction like any statement.
+   */
+  copyFrom(statement: string, text: string): Promise<void>;
   /** Sends `sql` (no parameters) just before the COMMIT; if it fails, the transaction is rolled back. */
   atCommit(sql: string): void;
 };
@@ -76,6 +83,15 @@ function poolTransaction(client: pg.PoolClient, begin: string[]) {
   };
   const tx: PoolTransaction = {
     query: (query, values) => send(typeof query === "string" ? { text: query, values } : query) as never,
+    copyFrom: async (statement, text) => {
+      if (!begun) {
+        begun = true;
+        await client.query(begin.join("; "));
+      }
+      const stream = client.query(copyFrom(statement));
+      stream.end(text);
+      await finished(stream);
+    },
     atCommit: (sql) => void atCommit.push(sql),
   };
   return {
@@ -106,14 +122,17 @@ export async function withPoolTransaction<T>(
      * fraction of a second of such commits (never half of one).
      */
     synchronousCommit?: boolean;
+    /** Settings of this transaction only (SET LOCAL), sent with its BEGIN rather than by a round trip of their own. */
+    settings?: Readonly<Record<string, string>>;
   },
 ): Promise<T> {
-  const client = await poolConnection();
   const begin = [
     "BEGIN",
     `SET LOCAL statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`,
     ...(options.synchronousCommit === false ? ["SET LOCAL synchronous_commit = off"] : []),
+    ...Object.entries(options.settings ?? {}).map(([name, value]) => setLocal(name, value)),
   ];
+  const client = await poolConnection();
   const { tx, commit, rollback } = poolTransaction(client, begin);
   let broken = false;
   try {
@@ -128,6 +147,12 @@ export async function withPoolTransaction<T>(
   } finally {
     client.release(broken);
   }
+}
+
+function setLocal(name: string, value: string): string {
+  if (!/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(name))
+    throw new Error(`not a custom setting's name: ${name}`);
+  return `SET LOCAL ${name} = ${pg.escapeLiteral(value)}`;
 }
 
 /** One statement on a connection of the same pool, without Prisma (see withPoolTransaction). */

@@ -55,14 +55,13 @@ export async function applySnapshotsBatch(
         if (change) history.push(change);
       }
       if (writes.length === 0) return results;
-      // The ledger is derived once, after both writes, rather than by each statement's trigger
-      // (migration 20261124005334_ledger_derivation_deferred_for_batches).
-      await tx.query(`SET LOCAL paydesk.ledger_derivation = 'deferred'`);
-      await writeMirrorRows(tx, writes);
+      await writeMirrorRows(tx, writes, current);
       await writeStatusChanges(tx, history);
+      // The ledger is derived once, after both writes, rather than by each statement's trigger
+      // (migration 20261124005334_ledger_derivation_deferred_for_batches; the setting below).
       await tx.query(`SELECT ledger_derive_postings($1::uuid[])`, [writes.map((w) => w.id)]);
       return results;
     },
-    { statementTimeoutMs: 60_000 },
+    { statementTimeoutMs: 60_000, settings: { "paydesk.ledger_derivation": "deferred" } },
   );
 }

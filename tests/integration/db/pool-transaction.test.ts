@@ -1,6 +1,7 @@
 // withPoolTransaction (lib/db.ts): the plain-pg transaction the reconciliation's page writes use. It
 // commits what the callback wrote, writes nothing when the callback fails or a statement outlives the
-// timeout, and always gives its connection back to the pool.
+// timeout, and always gives its connection back to the pool; its COPY (copyFrom) is part of the
+// transaction like any statement.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb, withPoolTransaction } from "@/lib/db";
 import { getDatabasePoolSize } from "@/lib/env";
@@ -120,6 +121,74 @@ describe("withPoolTransaction", () => {
       },
     );
     expect(usual?.synchronous_commit).toBe("on");
+  });
+
+  it("settings hold for the transaction only, and a name that is not a custom setting's is refused before anything is sent", async () => {
+    const read = `SELECT current_setting('paydesk.probe', true) AS v`;
+    const inside = await withPoolTransaction(async (tx) => (await tx.query<{ v: string }>(read)).rows[0]!.v, {
+      statementTimeoutMs: 5_000,
+      settings: { "paydesk.probe": "it's set" },
+    });
+    expect(inside).toBe("it's set");
+    const after = await Promise.all(
+      Array.from({ length: getDatabasePoolSize() }, () =>
+        withPoolTransaction(async (tx) => (await tx.query<{ v: string | null }>(read)).rows[0]!.v, {
+          statementTimeoutMs: 5_000,
+        }),
+      ),
+    );
+    expect(after.every((v) => v === null || v === "")).toBe(true);
+    for (const name of ["statement_timeout", "paydesk.probe; DROP TABLE pool_tx_probe", 'a."b"'])
+      await expect(
+        withPoolTransaction(async () => "ran", { statementTimeoutMs: 5_000, settings: { [name]: "x" } }),
+      ).rejects.toThrow(/not a custom setting's name/);
+    expect(await rows()).toEqual([1, 2]);
+  });
+
+  it("copyFrom: a COPY opens the transaction like a statement and commits with it", async () => {
+    const timeout = await withPoolTransaction(
+      async (tx) => {
+        await tx.copyFrom(`COPY pool_tx_probe (v) FROM STDIN`, "30\n31\n");
+        return (await tx.query<{ statement_timeout: string }>(`SHOW statement_timeout`)).rows[0]!;
+      },
+      { statementTimeoutMs: 4_321 },
+    );
+    expect(timeout.statement_timeout).toBe("4321ms");
+    expect(await rows()).toEqual([1, 2, 30, 31]);
+    await getDb().$executeRawUnsafe(`DELETE FROM pool_tx_probe WHERE v IN (30, 31)`);
+  });
+
+  it("copyFrom: a COPY that fails undoes the whole transaction, and the connection is given back usable", async () => {
+    for (let i = 0; i < getDatabasePoolSize() + 3; i++) {
+      const error = await withPoolTransaction(
+        async (tx) => {
+          await tx.query(`INSERT INTO pool_tx_probe VALUES (40)`);
+          await tx.copyFrom(`COPY pool_tx_probe (v) FROM STDIN`, "41\n2\n"); // 2: a duplicate key
+        },
+        { statementTimeoutMs: 5_000 },
+      ).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "23505" });
+    }
+    const malformed = await withPoolTransaction(
+      (tx) => tx.copyFrom(`COPY pool_tx_probe (v) FROM STDIN`, "42\nnot a number\n"),
+      { statementTimeoutMs: 5_000 },
+    ).catch((e: unknown) => e);
+    expect(malformed).toMatchObject({ code: "22P02" });
+    await expect(
+      withPoolTransaction(
+        async (tx) => {
+          await tx.copyFrom(`COPY pool_tx_probe (v) FROM STDIN`, "44\n"); // the transaction's first statement
+          throw new Error("judged wrong");
+        },
+        { statementTimeoutMs: 5_000 },
+      ),
+    ).rejects.toThrow("judged wrong");
+    expect(await rows()).toEqual([1, 2]);
+    await withPoolTransaction((tx) => tx.copyFrom(`COPY pool_tx_probe (v) FROM STDIN`, "43\n"), {
+      statementTimeoutMs: 5_000,
+    });
+    expect(await rows()).toEqual([1, 2, 43]);
+    await getDb().$executeRawUnsafe(`DELETE FROM pool_tx_probe WHERE v = 43`);
   });
 
   it("gives the connection back after failures: more failed transactions than the pool has connections, then one that works", async () => {
