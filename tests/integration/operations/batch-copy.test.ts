@@ -120,7 +120,7 @@ describe("a batch's new operations and history by COPY", () => {
     );
     // As if a writer had broken the locking rule: the row is there though the batch read none.
     await applySnapshot(ops[7]!, "readBack");
-    const error = await withPoolTransaction((tx) => writeMirrorRows(tx, rows, new Set()), {
+    const error = await withPoolTransaction((tx) => writeMirrorRows(tx, rows, new Map()), {
       statementTimeoutMs: 5_000,
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "23505" });
