@@ -58,7 +58,7 @@ export type PoolTransaction = {
   ): Promise<pg.QueryResult<R>>;
   /**
    * Runs `COPY … FROM STDIN` with `text` as its data (PostgreSQL's text format: copyText in
-   * lib/db-copy.ts). A failed COPY fails the transaction like any statement.
+   * lib/db-copy-text.ts). A failed COPY fails the transaction like any statement.
    */
   copyFrom(statement: string, text: string): Promise<void>;
   /** Sends `sql` (no parameters) just before the COMMIT; if it fails, the transaction is rolled back. */
@@ -122,7 +122,7 @@ export async function withPoolTransaction<T>(
      * fraction of a second of such commits (never half of one).
      */
     synchronousCommit?: boolean;
-    /** Settings of this transaction only (SET LOCAL), sent with its BEGIN rather than by a round trip of their own. */
+    /** Settings of this transaction only (SET LOCAL), sent with its BEGIN: no round trip of their own. */
     settings?: Readonly<Record<string, string>>;
   },
 ): Promise<T> {

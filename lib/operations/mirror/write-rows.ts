@@ -10,10 +10,11 @@ import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 /*
  * The mirror's writes on a plain pg connection, for applySnapshot and its batch form (which first take
  * the operations' locks and read them: lockAndReadMirrorStates). A batch's many new rows go by COPY;
- * every other write is prepared once per connection (a named query) rather than parsed and planned for every webhook: safe for these
- * because their plans do not depend on how many rows the tables hold. A query that reads a table by a
- * condition must not be named: PostgreSQL may keep a plan made while the table was empty (a sequential
- * scan) for the connection's life (tests/integration/db/prepared-plans.test.ts).
+ * every other write is prepared once per connection (a named query) rather than parsed and planned
+ * for every webhook: safe for these because their plans do not depend on how many rows the tables hold.
+ * A query that reads a table by a condition must not be named: PostgreSQL may keep a plan made while
+ * the table was empty (a sequential scan) for the connection's life
+ * (tests/integration/db/prepared-plans.test.ts).
  */
 
 // Every column of a mirrored row: the id, the mirrored fields, the snapshot and Paydesk's own bookkeeping.
