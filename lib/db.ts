@@ -69,13 +69,18 @@ export type PoolTransaction = {
 function poolTransaction(client: pg.PoolClient, begin: string[]) {
   let begun = false;
   const atCommit: string[] = [];
+  // For a statement that cannot carry the BEGIN (a prepared one, a COPY): a round trip of its own.
+  const beginAlone = async () => {
+    begun = true;
+    await client.query(begin.join("; "));
+  };
   const send = async (config: pg.QueryConfig): Promise<pg.QueryResult> => {
     if (begun) return client.query(config);
-    begun = true;
     if (config.name || config.values?.length) {
-      await client.query(begin.join("; "));
+      await beginAlone();
       return client.query(config);
     }
+    begun = true;
     // The results of a multi-statement query come as an array: the caller gets those of its own text.
     const all = (await client.query([...begin, config.text].join("; "))) as unknown as pg.QueryResult[];
     const own = all.slice(begin.length);
@@ -84,10 +89,7 @@ function poolTransaction(client: pg.PoolClient, begin: string[]) {
   const tx: PoolTransaction = {
     query: (query, values) => send(typeof query === "string" ? { text: query, values } : query) as never,
     copyFrom: async (statement, text) => {
-      if (!begun) {
-        begun = true;
-        await client.query(begin.join("; "));
-      }
+      if (!begun) await beginAlone();
       const stream = client.query(copyFrom(statement));
       stream.end(text);
       await finished(stream);

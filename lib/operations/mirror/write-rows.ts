@@ -134,10 +134,12 @@ export async function writeMirrorRows(
   rows: MirrorRowJson[],
   mirrored?: ReadonlyMap<string, unknown>,
 ): Promise<void> {
-  const fresh = mirrored ? rows.filter((row) => !mirrored.has(row.id)) : [];
-  if (mirrored && fresh.length > COPY_FROM_ROWS) {
+  const fresh: MirrorRowJson[] = [];
+  const known: MirrorRowJson[] = [];
+  for (const row of rows) (mirrored && !mirrored.has(row.id) ? fresh : known).push(row);
+  if (fresh.length > COPY_FROM_ROWS) {
     await tx.copyFrom(COPY_NEW, copyText(fresh, COLUMNS, JSON_COLUMNS));
-    rows = rows.filter((row) => mirrored.has(row.id));
+    rows = known;
   }
   if (rows.length > 0)
     await tx.query({ name: "mirror-upsert", text: UPSERT, values: [JSON.stringify(rows)] });
