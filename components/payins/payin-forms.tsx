@@ -9,7 +9,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { createPaymentLinkAction, createPayInAction } from "@/lib/actions/payins";
-import { payInMethods } from "@/lib/payins/schemas";
+import { payInMethods } from "@/lib/payins/methods";
 
 type Errors = Record<string, string[] | undefined>;
 type Mode = "payin" | "prepare" | "full";

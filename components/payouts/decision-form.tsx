@@ -6,7 +6,7 @@ import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { TextArea } from "@/components/ui/field";
 import { approvePayoutAction, rejectPayoutAction } from "@/lib/actions/payouts";
-import { LIMITS } from "@/lib/payouts/schemas";
+import { LIMITS } from "@/lib/payouts/limits";
 
 type Outcome = { ok: boolean; text: string };
 

@@ -9,8 +9,7 @@ import type { Locale } from "@/lib/i18n/locales";
 import { formatMoney, formatRate } from "@/lib/money/format";
 import { formatIsoDay } from "@/lib/time/zone";
 import { createPayoutRequestAction, reviewPayoutAction, type PayoutReview } from "@/lib/actions/payouts";
-import { LIMITS, payoutFormSchema } from "@/lib/payouts/schemas";
-import { wordedFieldErrors } from "@/lib/i18n/issues";
+import { LIMITS } from "@/lib/payouts/limits";
 
 type Values = {
   paymentMethod: string;
@@ -65,9 +64,8 @@ function SummaryRow({ label, children }: { label: string; children: React.ReactN
 }
 
 /**
- * The pay-out form: fields checked in the browser with the same schema the server uses, then a review
- * step (bank directory, tariff, duplicate guard and balance checked by the server; nothing created),
- * then the confirmation that creates the request.
+ * The pay-out form: a review step (the fields, bank directory, tariff, duplicate guard and balance
+ * checked by the server; nothing created), then the confirmation that creates the request.
  */
 export function PayoutForm({
   banks,
@@ -129,17 +127,17 @@ export function PayoutForm({
   const onReview = (e: React.FormEvent) => {
     e.preventDefault();
     setMessage(null);
-    const local = payoutFormSchema.safeParse(values);
-    const localErrors: Errors = local.success
-      ? {}
-      : wordedFieldErrors(local.error, (key, args) =>
-          words.has(key as never) ? words(key as never, args as never) : null,
-        );
-    if (values.bankName.trim() && !banks.includes(values.bankName.trim()) && !localErrors.bankName) {
-      localErrors.bankName = [t("form.bankNotInList")];
+    // Checked by the review action (the schema of every pay-out action, then the bank directory and the
+    // tariff), whose messages come back worded in the user's language. Only a value past its input's
+    // maxLength (the attribute removed) is refused here: the server does not read a form over 1 MB.
+    const tooLong: Errors = {};
+    for (const [name, value] of Object.entries(values)) {
+      const maximum: number | undefined = LIMITS[name as keyof typeof LIMITS];
+      if (maximum !== undefined && value.length > maximum)
+        tooLong[name] = [words("validation.field.value.tooLong", { maximum })];
     }
-    if (Object.keys(localErrors).length > 0) {
-      setErrors(localErrors);
+    if (Object.keys(tooLong).length > 0) {
+      setErrors(tooLong);
       setMessage(words("common.checkFields"));
       return;
     }

@@ -1,8 +1,9 @@
 // The end client's anti-fraud data (clientID, clientIP, clientDateCreated) checked before anything is
 // sent: the platform refuses dummy values with `fraud` (spec: Endpoints › POST /host2host/payin, rule 1).
-// Client-safe, so forms show the same messages. Used by pay-outs, pay-ins and payment links. Messages are
-// catalog keys of `validation.clientData` (lib/validation/issues.ts).
+// Run by the server actions of pay-outs, pay-ins and payment links; the forms show their messages.
+// Messages are catalog keys of `validation.clientData` (lib/validation/issues.ts).
 import { z } from "zod";
+import { CLIENT_DATA_LIMITS } from "./limits";
 import { refuseWith, textField } from "@/lib/validation/fields";
 import type { Problem } from "@/lib/i18n/issues";
 import { unsafeTextProblem } from "@/lib/validation/text";
@@ -163,8 +164,6 @@ export function parseClientDateCreated(
     return { ok: false, message: "validation.clientData.clientDateCreated.beforeEarliest" };
   return { ok: true, date: at };
 }
-
-export const CLIENT_DATA_LIMITS = { clientID: 128, clientIP: 64, clientDateCreated: 40 } as const;
 
 /** The three anti-fraud fields, declared once for pay-outs, pay-ins and payment links. */
 export const clientDataFields = {

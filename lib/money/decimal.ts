@@ -10,6 +10,7 @@
  *   `isWireAmount` / `assertWireAmount` / `toWireString` enforce that.
  */
 import { Decimal as DecimalJs } from "decimal.js";
+import { InvalidAmountError, isDecimalString, preview, WIRE_MAX_DECIMALS } from "./decimal-text";
 
 export const Decimal = DecimalJs.clone({
   precision: 40,
@@ -20,53 +21,12 @@ export const Decimal = DecimalJs.clone({
 });
 export type Decimal = DecimalJs;
 
-/** Digits after the separator the platform accepts for amounts. */
-export const WIRE_MAX_DECIMALS = 4;
-
-/** Plain decimal notation: optional minus, digits, optional fraction. No exponent, no spaces, no "+". */
-const DECIMAL_STRING = /^-?\d+(?:\.\d+)?$/;
-
-export type InvalidAmountReason = "not-a-decimal" | "not-finite" | "too-many-decimals" | "not-positive";
-
-/** An amount that is not an exact decimal or cannot be sent to the platform. Client-safe. */
-export class InvalidAmountError extends Error {
-  override readonly name = "InvalidAmountError";
-  constructor(
-    readonly reason: InvalidAmountReason,
-    /** The offending value as text (truncated); never a secret. */
-    readonly value: string,
-    /** The field the value belongs to, when known (e.g. "amount"). */
-    readonly field: string | null = null,
-  ) {
-    super(`${field ? `${field}: ` : ""}${describeReason(reason)} (got ${JSON.stringify(value)})`);
-  }
-}
-
-function describeReason(reason: InvalidAmountReason): string {
-  switch (reason) {
-    case "not-a-decimal":
-      return "not a plain decimal number";
-    case "not-finite":
-      return "not a finite number";
-    case "too-many-decimals":
-      return `more than ${WIRE_MAX_DECIMALS} digits after the separator`;
-    case "not-positive":
-      return "must be greater than zero";
-  }
-}
-
-function preview(value: unknown): string {
-  let text: string;
-  if (typeof value === "string") text = value;
-  else if (DecimalJs.isDecimal(value)) text = (value as DecimalJs).toString();
-  else text = String(value);
-  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
-}
-
-/** True for strings like "0", "-1", "62.50", "922337203685477.5807"; false for "1e3", " 1", ".5", "NaN". */
-export function isDecimalString(value: string): boolean {
-  return DECIMAL_STRING.test(value);
-}
+export {
+  InvalidAmountError,
+  isDecimalString,
+  WIRE_MAX_DECIMALS,
+  type InvalidAmountReason,
+} from "./decimal-text";
 
 /**
  * Converts a decimal string or a Decimal (also one from another decimal.js copy, e.g. Prisma.Decimal)
@@ -75,7 +35,7 @@ export function isDecimalString(value: string): boolean {
  */
 export function toDecimal(value: string | Decimal, field: string | null = null): Decimal {
   if (typeof value === "string") {
-    if (!DECIMAL_STRING.test(value)) throw new InvalidAmountError("not-a-decimal", preview(value), field);
+    if (!isDecimalString(value)) throw new InvalidAmountError("not-a-decimal", preview(value), field);
     return new Decimal(value);
   }
   if (DecimalJs.isDecimal(value)) {

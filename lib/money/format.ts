@@ -8,9 +8,13 @@
  * `maximumFractionDigits` (4, the platform's precision) when the amount has them. A platform amount
  * (at most 4 decimals) is therefore never rounded for display: 1.875 shows as "1.875", 62.5 as
  * "62.50", 0.0001 as "0.0001". Only computed values with more than 4 decimals are rounded, half up.
+ *
+ * It works on the amount's decimal text (BigInt for the one rounding step), not with decimal.js: every
+ * page that shows money imports it, and the arithmetic library would add 13.6 kB (gzip) to each.
  */
 import type { Locale } from "@/lib/i18n/locales";
-import { Decimal, toDecimal } from "./decimal";
+import type { Decimal } from "./decimal";
+import { InvalidAmountError, isDecimalString, preview } from "./decimal-text";
 
 export interface NumberFormatOptions {
   /** The separators of the language; default "en". */
@@ -43,8 +47,33 @@ const SEPARATORS: Record<Locale, { group: string; point: string }> = {
   en: { group: ",", point: "." },
 };
 
+/** The plain decimal text of an amount: a decimal string as given, a Decimal (any decimal.js copy) by toFixed(). */
+function plainText(value: string | Decimal): string {
+  if (typeof value === "string") {
+    if (!isDecimalString(value)) throw new InvalidAmountError("not-a-decimal", preview(value));
+    return value;
+  }
+  const decimal = value as Partial<Decimal> | null;
+  if (typeof decimal?.toFixed === "function" && typeof decimal.isFinite === "function") {
+    if (!decimal.isFinite()) throw new InvalidAmountError("not-finite", preview(value));
+    return decimal.toFixed();
+  }
+  throw new InvalidAmountError("not-a-decimal", preview(value));
+}
+
+/** Plain decimal text rounded half away from zero to `places` decimals: its sign and digits. */
+function roundHalfUp(text: string, places: number) {
+  const negative = text.startsWith("-");
+  const [int = "0", frac = ""] = (negative ? text.slice(1) : text).split(".");
+  let scaled = BigInt(int + frac.slice(0, places).padEnd(places, "0"));
+  if (frac.charCodeAt(places) >= 53 /* "5" */) scaled += 1n;
+  const digits = scaled.toString().padStart(places + 1, "0");
+  const cut = digits.length - places;
+  return { negative: negative && scaled !== 0n, int: digits.slice(0, cut), frac: digits.slice(cut) };
+}
+
 function formatDecimal(
-  value: Decimal,
+  value: string | Decimal,
   opts: NumberFormatOptions,
   defaults: { min: number; max: number },
 ): string {
@@ -54,13 +83,11 @@ function formatDecimal(
   const group = opts.groupSeparator ?? separators.group;
   const point = opts.decimalSeparator ?? separators.point;
 
-  const rounded = value.toDecimalPlaces(max, Decimal.ROUND_HALF_UP);
-  const negative = rounded.isNegative() && !rounded.isZero();
-  const [intPart = "0", fracRaw = ""] = rounded.abs().toFixed(max).split(".");
-  let frac = fracRaw.replace(/0+$/, "");
+  const rounded = roundHalfUp(plainText(value), max);
+  let frac = rounded.frac.replace(/0+$/, "");
   if (frac.length < min) frac = frac.padEnd(min, "0");
-  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  return `${negative ? "-" : ""}${grouped}${frac ? point + frac : ""}`;
+  const grouped = rounded.int.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${rounded.negative ? "-" : ""}${grouped}${frac ? point + frac : ""}`;
 }
 
 /**
@@ -73,7 +100,7 @@ export function formatMoney(
   currency: string,
   opts: MoneyFormatOptions = {},
 ): string {
-  const text = formatDecimal(toDecimal(amount), opts, { min: 2, max: 4 });
+  const text = formatDecimal(amount, opts, { min: 2, max: 4 });
   const code = currency.trim();
   if (opts.currencyDisplay === "none" || code === "") return text;
   return `${text}${NBSP}${code}`;
@@ -84,7 +111,7 @@ export function formatMoney(
  * decimals than 8 are rounded half up). With `from` and `to`: "1 USDT = 95.1234 RUB".
  */
 export function formatRate(rate: string | Decimal, opts: RateFormatOptions = {}): string {
-  const text = formatDecimal(toDecimal(rate), opts, { min: 2, max: 8 });
+  const text = formatDecimal(rate, opts, { min: 2, max: 8 });
   if (opts.from && opts.to) return `1${NBSP}${opts.from} = ${text}${NBSP}${opts.to}`;
   return text;
 }

@@ -1,20 +1,13 @@
-// One schema for the pay-in and payment-link forms; each form picks its fields. Client-safe (no server
-// imports) so forms can show the same limits. Messages are catalog keys (`payins.form.*`, `validation.*`).
+// One schema for the pay-in and payment-link forms; each form picks its fields. Run by the server
+// actions; the browser ships no zod (its list of methods is lib/payins/methods.ts). Messages are
+// catalog keys (`payins.form.*`, `validation.*`).
 import { z } from "zod";
 import { clientDataFields } from "@/lib/anti-fraud/client-data";
-import {
-  AZN_METHODS,
-  KNOWN_MONO_BANK_METHODS,
-  KZT_METHODS,
-  normalisePaymentMethod,
-  RUB_METHODS,
-} from "@/lib/platform/payment-methods";
+import { normalisePaymentMethod } from "@/lib/platform/payment-methods";
+import { payInMethods } from "./methods";
 import { wireAmount } from "@/lib/validation/amount";
 import { fieldMessage } from "@/lib/validation/field-names";
 import { safeText } from "@/lib/validation/text";
-
-/** Methods offered for pay-in (every RUB method, the known mono-bank pairs, KZT and AZN). */
-export const payInMethods = [...RUB_METHODS, ...KNOWN_MONO_BANK_METHODS, ...KZT_METHODS, ...AZN_METHODS];
 
 export const MAX_AMOUNT_DIGITS = 20;
 

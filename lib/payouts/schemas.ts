@@ -1,6 +1,6 @@
 /**
- * The one schema of the pay-out form (POST /host2host/payout). Client-safe: the form runs it in the
- * browser for instant messages and every server action runs it again. Variants derive from
+ * The one schema of the pay-out form (POST /host2host/payout), run by every server action; the form
+ * shows the messages the review action words (the browser ships no zod: lib/payouts/limits.ts). Variants derive from
  * `payoutFields` with `.pick/.omit`.
  *
  * Every text field is refused by length before any other check (a 1 MB field costs one comparison),
@@ -13,7 +13,8 @@
  * registration date as ISO-8601 UTC, webhook URL and override reason undefined when left empty.
  */
 import { z } from "zod";
-import { CLIENT_DATA_LIMITS, clientDataFields } from "@/lib/anti-fraud/client-data";
+import { clientDataFields } from "@/lib/anti-fraud/client-data";
+import { LIMITS } from "./limits";
 import {
   isMonoBankMethod,
   isPayOutMethod,
@@ -30,19 +31,6 @@ import { normaliseRuPhone } from "./phone";
 
 /** idTransactionMerchant of console pay-outs: fixed when the request is created, never reused. */
 export const MERCHANT_ID = /^po-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export const LIMITS = {
-  paymentMethod: 64,
-  bankName: 200,
-  recipientNumber: 64,
-  recipientName: 200,
-  amount: 24,
-  amountIntegerDigits: 15,
-  ...CLIENT_DATA_LIMITS,
-  webhookUrl: 2048,
-  overrideReason: 500,
-  comment: 1000,
-} as const;
 
 // ---- amount -------------------------------------------------------------------------------------
 

@@ -9,6 +9,8 @@ import { projectRoot } from "../../scripts/lib/database";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { migrate } from "../../scripts/lib/migrations";
 import { seedDemoUsers } from "../../scripts/lib/demo-users";
+import { getDb } from "../../lib/db";
+import { enrolUser } from "../support/two-factor";
 import { signIn, startApp } from "./app-server";
 import { benchConsole } from "./console";
 import { benchIntegration } from "./integration";
@@ -79,7 +81,10 @@ async function main() {
         const app = await startApp(env);
         try {
           const cookie = await signIn(app.url, "finance@paydesk.local", "paydesk-finance-demo");
-          const adminCookie = await signIn(app.url, "admin@paydesk.local", "paydesk-admin-demo");
+          // An admin must use two-factor (the default policy): enrolled, and signed in with a code.
+          const admin = await getDb().user.findUniqueOrThrow({ where: { email: "admin@paydesk.local" } });
+          const secret = await enrolUser(admin.id);
+          const adminCookie = await signIn(app.url, admin.email, "paydesk-admin-demo", secret);
           figures.push(
             ...(await benchConsole({
               databaseUrl: url,

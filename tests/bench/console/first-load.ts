@@ -12,7 +12,32 @@ export type FirstLoad = {
   /** Script bodies as they crossed the wire (gzip when the server compresses). */
   encodedBytes: number;
   decodedBytes: number;
+  /** Server-side libraries found in the page's scripts (SERVER_LIBRARIES): none belongs in a browser. */
+  serverLibraries: string[];
 };
+
+/** Every page of the console (detail pages need an id and share their list page's chunks). */
+export const CONSOLE_PAGES = [
+  "/",
+  "/operations",
+  "/payins",
+  "/payouts",
+  "/payouts/new",
+  "/balance",
+  "/trace",
+  "/webhooks",
+  "/reconciliation",
+  "/settings",
+  "/admin/users",
+  "/admin/audit",
+];
+
+/** The issue's budget: first-load JavaScript of every page, gzip as served. */
+export const FIRST_LOAD_BUDGET_KB = 200;
+
+// Validation and exact arithmetic run on the server; forms get worded messages and amounts as text. In
+// a browser zod would also probe `new Function`, which the Content-Security-Policy refuses.
+const SERVER_LIBRARIES: Record<string, string> = { zod: "_zod", "decimal.js": "[DecimalError]" };
 
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -56,7 +81,8 @@ export async function measureFirstLoad(
       const context = await browser.newContext();
       await context.addCookies(parseCookies(cookie, baseUrl));
       const page = await context.newPage();
-      const scripts: Array<Promise<{ ok: boolean; encoded: number; decoded: number }>> = [];
+      const scripts: Array<Promise<{ ok: boolean; encoded: number; decoded: number; libraries: string[] }>> =
+        [];
       page.on("requestfinished", (request) => {
         const url = new URL(request.url());
         if (request.resourceType() !== "script" && !url.pathname.endsWith(".js")) return;
@@ -64,10 +90,14 @@ export async function measureFirstLoad(
           request.sizes().then(async (sizes) => {
             const response = await request.response();
             const body = await response?.body().catch(() => null);
+            const text = body?.toString("utf8") ?? "";
             return {
               ok: response?.ok() ?? false,
               encoded: sizes.responseBodySize,
               decoded: body?.byteLength ?? 0,
+              libraries: Object.keys(SERVER_LIBRARIES).filter((name) =>
+                text.includes(SERVER_LIBRARIES[name]!),
+              ),
             };
           }),
         );
@@ -85,6 +115,7 @@ export async function measureFirstLoad(
         failedScripts: sizes.filter((s) => !s.ok).length,
         encodedBytes: sizes.reduce((sum, s) => sum + s.encoded, 0),
         decodedBytes: sizes.reduce((sum, s) => sum + s.decoded, 0),
+        serverLibraries: [...new Set(sizes.flatMap((s) => s.libraries))],
       });
       await context.close();
     }
