@@ -45,6 +45,27 @@ export function preview(value: unknown): string {
   return text.length > 64 ? `${text.slice(0, 64)}…` : text;
 }
 
+/**
+ * The plain decimal text of an amount: a decimal string as given, a Decimal (also one from another
+ * decimal.js copy, e.g. Prisma.Decimal) by `toFixed()`, which never uses an exponent. Throws
+ * InvalidAmountError for anything else: exponent notation, NaN, Infinity, a JS number.
+ */
+export function plainDecimalText(
+  value: string | { toFixed(): string; isFinite(): boolean },
+  field: string | null = null,
+): string {
+  if (typeof value === "string") {
+    if (!isDecimalString(value)) throw new InvalidAmountError("not-a-decimal", preview(value), field);
+    return value;
+  }
+  const decimal = value as Partial<typeof value> | null;
+  if (typeof decimal?.toFixed === "function" && typeof decimal.isFinite === "function") {
+    if (!decimal.isFinite()) throw new InvalidAmountError("not-finite", preview(value), field);
+    return decimal.toFixed();
+  }
+  throw new InvalidAmountError("not-a-decimal", preview(value), field);
+}
+
 /** True for strings like "0", "-1", "62.50", "922337203685477.5807"; false for "1e3", " 1", ".5", "NaN". */
 export function isDecimalString(value: string): boolean {
   return DECIMAL_STRING.test(value);

@@ -10,7 +10,7 @@
  *   `isWireAmount` / `assertWireAmount` / `toWireString` enforce that.
  */
 import { Decimal as DecimalJs } from "decimal.js";
-import { InvalidAmountError, isDecimalString, preview, WIRE_MAX_DECIMALS } from "./decimal-text";
+import { InvalidAmountError, plainDecimalText, preview, WIRE_MAX_DECIMALS } from "./decimal-text";
 
 export const Decimal = DecimalJs.clone({
   precision: 40,
@@ -34,16 +34,8 @@ export {
  * plain decimal string. Never goes through a JS float.
  */
 export function toDecimal(value: string | Decimal, field: string | null = null): Decimal {
-  if (typeof value === "string") {
-    if (!isDecimalString(value)) throw new InvalidAmountError("not-a-decimal", preview(value), field);
-    return new Decimal(value);
-  }
-  if (DecimalJs.isDecimal(value)) {
-    if (!value.isFinite()) throw new InvalidAmountError("not-finite", preview(value), field);
-    // Through the plain string so a Decimal from another decimal.js copy converts exactly.
-    return new Decimal(value.toFixed());
-  }
-  throw new InvalidAmountError("not-a-decimal", preview(value), field);
+  // Through the plain text, so a Decimal from another decimal.js copy converts exactly.
+  return new Decimal(plainDecimalText(value, field));
 }
 
 /** Finite and at most four digits after the separator. Sign is not checked (see `assertPositive`). */

@@ -14,7 +14,7 @@
  */
 import type { Locale } from "@/lib/i18n/locales";
 import type { Decimal } from "./decimal";
-import { InvalidAmountError, isDecimalString, preview } from "./decimal-text";
+import { plainDecimalText } from "./decimal-text";
 
 export interface NumberFormatOptions {
   /** The separators of the language; default "en". */
@@ -47,20 +47,6 @@ const SEPARATORS: Record<Locale, { group: string; point: string }> = {
   en: { group: ",", point: "." },
 };
 
-/** The plain decimal text of an amount: a decimal string as given, a Decimal (any decimal.js copy) by toFixed(). */
-function plainText(value: string | Decimal): string {
-  if (typeof value === "string") {
-    if (!isDecimalString(value)) throw new InvalidAmountError("not-a-decimal", preview(value));
-    return value;
-  }
-  const decimal = value as Partial<Decimal> | null;
-  if (typeof decimal?.toFixed === "function" && typeof decimal.isFinite === "function") {
-    if (!decimal.isFinite()) throw new InvalidAmountError("not-finite", preview(value));
-    return decimal.toFixed();
-  }
-  throw new InvalidAmountError("not-a-decimal", preview(value));
-}
-
 /** Plain decimal text rounded half away from zero to `places` decimals: its sign and digits. */
 function roundHalfUp(text: string, places: number) {
   const negative = text.startsWith("-");
@@ -83,7 +69,7 @@ function formatDecimal(
   const group = opts.groupSeparator ?? separators.group;
   const point = opts.decimalSeparator ?? separators.point;
 
-  const rounded = roundHalfUp(plainText(value), max);
+  const rounded = roundHalfUp(plainDecimalText(value), max);
   let frac = rounded.frac.replace(/0+$/, "");
   if (frac.length < min) frac = frac.padEnd(min, "0");
   const grouped = rounded.int.replace(/\B(?=(\d{3})+(?!\d))/g, group);

@@ -3,18 +3,11 @@
 // belong on the server. A size, not a time: the same build gives the same bytes.
 import { expect, test } from "@playwright/test";
 import { CONSOLE_PAGES, FIRST_LOAD_BUDGET_KB, measureFirstLoad } from "../bench/console/first-load";
+import { signIn } from "../bench/sign-in";
 
-test("every console page loads at most 200 kB of JavaScript and no server library", async ({
-  page,
-  baseURL,
-}) => {
+test("every console page loads at most 200 kB of JavaScript and no server library", async ({ baseURL }) => {
   test.setTimeout(120_000);
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("admin@paydesk.local");
-  await page.getByLabel("Password").fill("paydesk-admin-demo");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("current-user")).toBeAttached();
-  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const cookie = await signIn(baseURL!, "admin@paydesk.local", "paydesk-admin-demo");
 
   const pages = await measureFirstLoad(baseURL!, cookie, CONSOLE_PAGES);
   const seen = pages.map((p) => ({
