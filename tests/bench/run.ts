@@ -4,14 +4,13 @@ import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { projectRoot } from "../../scripts/lib/database";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
-import { migrate } from "../../scripts/lib/migrations";
 import { seedDemoUsers } from "../../scripts/lib/demo-users";
 import { getDb } from "../../lib/db";
 import { enrolUser } from "../support/two-factor";
 import { startApp } from "./app-server";
+import { createBenchDatabase, pointAtDatabase } from "./databases";
 import { signIn } from "./sign-in";
 import { benchConsole } from "./console";
 import { benchIntegration } from "./integration";
@@ -24,27 +23,6 @@ const all = ["sandbox", "integration", "processing", "console", "statements", "r
 type Section = (typeof all)[number];
 const chosen = process.argv.slice(2).filter((a) => (all as readonly string[]).includes(a)) as Section[];
 const sections: readonly Section[] = chosen.length ? chosen : all;
-
-async function database(baseUrl: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  return url.toString();
-}
-
-/** Points this process (lib/db, lib/env) and the app servers it starts at one database. */
-function pointAtDatabase(url: string): NodeJS.ProcessEnv {
-  const holder = globalThis as unknown as { paydeskDb?: unknown; paydeskPool?: pg.Pool };
-  void holder.paydeskPool?.end();
-  holder.paydeskDb = undefined;
-  holder.paydeskPool = undefined;
-  Object.assign(process.env, { DATABASE_URL: url });
-  return { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
-}
 
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "paydesk-bench-"));
@@ -63,21 +41,21 @@ async function main() {
       console.log(`[bench] ${section} ...`);
       if (section === "sandbox") figures.push(...(await benchSandbox()));
       if (section === "integration") {
-        const url = await database(pgServer.url, "bench_integration");
-        figures.push(...(await benchIntegration({ databaseUrl: url, appEnv: pointAtDatabase(url) })));
+        const url = await createBenchDatabase(pgServer.url, "bench_integration");
+        figures.push(...(await benchIntegration({ databaseUrl: url, appEnv: await pointAtDatabase(url) })));
       }
       if (section === "processing") {
-        const url = await database(pgServer.url, "bench_processing");
-        figures.push(...(await benchProcessing({ databaseUrl: url, appEnv: pointAtDatabase(url) })));
+        const url = await createBenchDatabase(pgServer.url, "bench_processing");
+        figures.push(...(await benchProcessing({ databaseUrl: url, appEnv: await pointAtDatabase(url) })));
       }
       if (section === "retention") {
-        const url = await database(pgServer.url, "bench_retention");
-        pointAtDatabase(url);
+        const url = await createBenchDatabase(pgServer.url, "bench_retention");
+        await pointAtDatabase(url);
         figures.push(...(await benchRetention({ databaseUrl: url })));
       }
       if (section === "console") {
-        const url = await database(pgServer.url, "bench_console");
-        const env = pointAtDatabase(url);
+        const url = await createBenchDatabase(pgServer.url, "bench_console");
+        const env = await pointAtDatabase(url);
         await seedDemoUsers();
         const app = await startApp(env);
         try {
@@ -100,8 +78,8 @@ async function main() {
         }
       }
       if (section === "statements") {
-        const url = await database(pgServer.url, "bench_statements");
-        pointAtDatabase(url);
+        const url = await createBenchDatabase(pgServer.url, "bench_statements");
+        await pointAtDatabase(url);
         figures.push(...(await benchStatements({ databaseUrl: url })));
       }
       console.log(`[bench] ${section} done in ${Math.round((performance.now() - t) / 1000)} s`);
