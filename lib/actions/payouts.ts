@@ -5,13 +5,9 @@ import { cancelPayout, decide } from "@/lib/payouts/approvals";
 import { handOffSubmission } from "@/lib/payouts/hand-off";
 import { balanceFor, checkWithPlatform } from "@/lib/payouts/platform-checks";
 import { approvalReasonMessage, canOverrideDuplicate } from "@/lib/payouts/policy";
-import {
-  createPayoutRequest,
-  describeDuplicates,
-  newMerchantId,
-  reviewPayoutRequest,
-  type BalanceCheck,
-} from "@/lib/payouts/requests";
+import type { BalanceCheck } from "@/lib/payouts/balance-check";
+import { describeDuplicates } from "@/lib/payouts/duplicates";
+import { createPayoutRequest, newMerchantId, reviewPayoutRequest } from "@/lib/payouts/requests";
 import {
   cancelSchema,
   decisionSchema,

@@ -13,7 +13,8 @@ import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { checkWebhookUrl } from "@/lib/webhooks/callback-url";
 import { explainPlatformRefusal, platformErrorWords } from "./errors";
-import { checkBalance, payoutMethodChoices, type BalanceCheck } from "./requests";
+import { checkBalance, type BalanceCheck } from "./balance-check";
+import { payoutMethodChoices } from "./method-choices";
 import type { PayoutForm } from "./schemas";
 import { payoutWords } from "./words";
 

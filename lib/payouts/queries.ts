@@ -5,7 +5,7 @@ import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import { maskNumber } from "@/lib/recipients/mask";
 import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
 import { canCancel, canDecide, refusalMessage } from "./policy";
-import { describeDuplicates, findDuplicates } from "./requests";
+import { describeDuplicates, findDuplicates } from "./duplicates";
 import { isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
 import { payoutWords, type PayoutWords } from "./words";
 

@@ -5,256 +5,31 @@ import { audit } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
-import { formatMoney } from "@/lib/money/format";
 import { maskNumber } from "@/lib/recipients/mask";
-import { KNOWN_MONO_BANK_METHODS } from "@/lib/platform/payment-methods";
 import { getSettings } from "@/lib/settings/settings";
 import {
+  describeDuplicates,
+  findCreationDuplicates,
+  lockRecipient,
+  recipientWindowSum,
+  type Duplicate,
+} from "./duplicates";
+import {
   canOverrideDuplicate,
-  countedForRecipient,
-  limitOf,
-  RECIPIENT_WINDOW_HOURS,
   refusalMessage,
   requiredApprovals,
   type ApprovalNeed,
   type PayoutRules,
 } from "./policy";
 import type { PayoutForm } from "./schemas";
-import { assertMove, OPEN_STATUSES, type PayoutRequestStatus } from "./state";
-import { payoutWords, type PayoutWords } from "./words";
-
-type Tx = Prisma.TransactionClient;
+import { assertMove, type PayoutRequestStatus } from "./state";
+import { payoutWords } from "./words";
 
 /** The rules in force, with the ones given (tests, or a caller that already read them) taking precedence. */
 async function rulesWith(given: Partial<PayoutRules> = {}): Promise<PayoutRules> {
   const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
   return { ...(await getSettings()), ...defined };
 }
-
-// ---- pay-out methods and the tariff ------------------------------------------------------------
-
-/** Pay-out methods of the spec the form offers: the three RUB methods and the known mono-bank pairs. */
-export const PAYOUT_METHOD_CHOICES: readonly string[] = [
-  "toCard",
-  "sbp",
-  "toAccount",
-  ...KNOWN_MONO_BANK_METHODS,
-];
-
-export type MethodChoices = {
-  /** Methods the form offers. */
-  allowed: string[];
-  /** Methods the platform refused as outside the tariff, with no successful pay-out since. */
-  notInTariff: Array<{ method: string; refusedAt: Date }>;
-  /** Methods with a successful mirrored pay-out: known to be in the tariff. */
-  confirmed: string[];
-};
-
-/**
- * The tariff is not exposed by the API, so it is learned: a method counts as outside the tariff when the
- * platform refused a console pay-out with noSuitableTariffForRequest and no pay-out with that method
- * succeeded afterwards. Such methods are left out of the form (and refused on the server) until then;
- * an admin who had the tariff changed can clear it by a successful pay-out created outside the console,
- * or the evidence expires after TARIFF_EVIDENCE_DAYS.
- */
-export const TARIFF_EVIDENCE_DAYS = 7;
-
-export async function payoutMethodChoices(now = new Date()): Promise<MethodChoices> {
-  const db = getDb();
-  const since = new Date(now.getTime() - TARIFF_EVIDENCE_DAYS * 86_400_000);
-  const [refusals, successes] = await Promise.all([
-    db.payoutRequest.groupBy({
-      by: ["paymentMethod"],
-      where: { lastCodeError: "noSuitableTariffForRequest", updatedAt: { gte: since } },
-      _max: { updatedAt: true },
-    }),
-    db.operation.groupBy({
-      by: ["paymentMethod"],
-      where: { typeOperation: "payOut", status: "success", paymentMethod: { not: null } },
-      _max: { dateUpdated: true },
-    }),
-  ]);
-  const lastSuccess = new Map(successes.map((s) => [s.paymentMethod ?? "", s._max.dateUpdated]));
-  const notInTariff = refusals
-    .map((r) => ({ method: r.paymentMethod, refusedAt: r._max.updatedAt ?? now }))
-    .filter((r) => {
-      const success = lastSuccess.get(r.method);
-      return !success || success < r.refusedAt;
-    });
-  const excluded = new Set(notInTariff.map((r) => r.method));
-  return {
-    allowed: PAYOUT_METHOD_CHOICES.filter((m) => !excluded.has(m)),
-    notInTariff,
-    confirmed: [...lastSuccess.keys()].filter((m) => m && !excluded.has(m)),
-  };
-}
-
-// ---- duplicate guard ---------------------------------------------------------------------------
-
-export type Duplicate =
-  | { kind: "operation"; operationId: string; status: string; payoutRequestId: string }
-  | { kind: "request"; payoutRequestId: string; status: PayoutRequestStatus; idTransactionMerchant: string }
-  | {
-      kind: "near";
-      payoutRequestId: string;
-      status: PayoutRequestStatus;
-      amount: string;
-      createdAt: string;
-      tolerancePercent: string;
-    };
-
-/**
- * Earlier pay-outs to the same recipient and amount that block a new one: a mirrored pay-out operation
- * in pending_retry or in_progress (the spec forbids a new operation while one is pending_retry; one in
- * progress may still succeed), and an open console request (awaiting approval, approved or submitting)
- * that has not reached the platform yet - the same pay-out entered twice. Pay-outs created outside the
- * console carry no recipient in their reads, so only the console's own requests can be matched.
- */
-export async function findDuplicates(
-  tx: Pick<Tx, "payoutRequest">,
-  recipientNumber: string,
-  amount: string,
-  excludeId?: string,
-): Promise<Duplicate[]> {
-  const rows = await tx.payoutRequest.findMany({
-    where: {
-      recipientNumber,
-      amount,
-      ...(excludeId ? { id: { not: excludeId } } : {}),
-      OR: [
-        { status: { in: [...OPEN_STATUSES] } },
-        { operation: { status: { in: ["pending_retry", "in_progress"] } } },
-      ],
-    },
-    select: {
-      id: true,
-      status: true,
-      idTransactionMerchant: true,
-      operation: { select: { id: true, status: true } },
-    },
-    orderBy: { createdAt: "asc" },
-    take: 20,
-  });
-  return rows.map((r) =>
-    r.operation && (r.operation.status === "pending_retry" || r.operation.status === "in_progress")
-      ? { kind: "operation", operationId: r.operation.id, status: r.operation.status, payoutRequestId: r.id }
-      : {
-          kind: "request",
-          payoutRequestId: r.id,
-          status: r.status,
-          idTransactionMerchant: r.idTransactionMerchant,
-        },
-  );
-}
-
-/**
- * Near-duplicates (splitting, or the same pay-out entered again with a changed amount): the recipient's
- * counted pay-outs of the last 24 h whose amount is within `tolerancePercent` % of the new amount. Off
- * when the tolerance is unset.
- */
-export async function findNearDuplicates(
-  tx: Pick<Tx, "payoutRequest">,
-  recipientNumber: string,
-  amount: string,
-  tolerancePercent: string | null,
-  now = new Date(),
-): Promise<Duplicate[]> {
-  const percent = limitOf(tolerancePercent);
-  if (!percent) return [];
-  const value = new Decimal(amount);
-  const delta = value.times(percent).dividedBy(100);
-  const rows = await tx.payoutRequest.findMany({
-    where: {
-      AND: [
-        countedForRecipient(recipientNumber, now),
-        { amount: { gte: value.minus(delta).toFixed(), lte: value.plus(delta).toFixed() } },
-      ],
-    },
-    select: { id: true, status: true, amount: true, createdAt: true },
-    orderBy: { createdAt: "asc" },
-    take: 20,
-  });
-  return rows.map((r) => ({
-    kind: "near",
-    payoutRequestId: r.id,
-    status: r.status,
-    amount: r.amount.toFixed(),
-    createdAt: r.createdAt.toISOString(),
-    tolerancePercent: percent.toFixed(),
-  }));
-}
-
-/** Sum of the recipient's counted pay-outs of the window (payment currency), for requiredApprovals. */
-export async function recipientWindowSum(
-  tx: Pick<Tx, "payoutRequest">,
-  recipientNumber: string,
-  now = new Date(),
-): Promise<Decimal> {
-  const { _sum } = await tx.payoutRequest.aggregate({
-    _sum: { amount: true },
-    where: countedForRecipient(recipientNumber, now),
-  });
-  return new Decimal(_sum.amount?.toFixed() ?? "0");
-}
-
-/** What blocks a new request: exact duplicates, then near-duplicates that are not exact ones. */
-export async function findCreationDuplicates(
-  tx: Pick<Tx, "payoutRequest">,
-  recipientNumber: string,
-  amount: string,
-  rules: Pick<PayoutRules, "nearDuplicateTolerancePercent">,
-  now = new Date(),
-): Promise<Duplicate[]> {
-  const exact = await findDuplicates(tx, recipientNumber, amount);
-  const seen = new Set(exact.map((d) => d.payoutRequestId));
-  const near = await findNearDuplicates(
-    tx,
-    recipientNumber,
-    amount,
-    rules.nearDuplicateTolerancePercent,
-    now,
-  );
-  return [...exact, ...near.filter((d) => !seen.has(d.payoutRequestId))];
-}
-
-/**
- * Serialises creations and submissions to one recipient: the duplicate guard's and the recipient sum's
- * check-then-act (two splits created at once must not both see the other missing).
- */
-export async function lockRecipient(tx: Tx, recipientNumber: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`recipient|${recipientNumber}`}, 7371))`;
-}
-
-function describeDuplicate(d: Duplicate, { t, locale }: PayoutWords): string {
-  if (d.kind === "operation")
-    return d.status === "pending_retry"
-      ? t("duplicate.operationPendingRetry")
-      : t("duplicate.operationInProgress");
-  if (d.kind === "request") return t("duplicate.request", { status: t(`statuses.${d.status}`) });
-  return t("duplicate.near", {
-    amount: formatMoney(d.amount, "", { locale }),
-    percent: d.tolerancePercent,
-    hours: RECIPIENT_WINDOW_HOURS,
-    status: t(`statuses.${d.status}`),
-  });
-}
-
-/** What the duplicate guard says about the earlier pay-outs it found, in the reader's language. */
-export function describeDuplicates(duplicates: Duplicate[], words: PayoutWords): string {
-  // An operation on the platform weighs more than a request that has not been sent, and both more
-  // than a near-duplicate.
-  const first =
-    duplicates.find((d) => d.kind === "operation") ??
-    duplicates.find((d) => d.kind === "request") ??
-    duplicates[0];
-  if (!first) return "";
-  return words.t("duplicate.blocked", {
-    what: describeDuplicate(first, words),
-    risk: first.kind === "near" ? words.t("duplicate.riskNear") : words.t("duplicate.riskExact"),
-  });
-}
-
-// ---- creation ----------------------------------------------------------------------------------
 
 export type CreateOutcome =
   | {
@@ -423,48 +198,4 @@ export async function createPayoutRequest(
       existing: false,
     };
   });
-}
-
-// ---- balance sufficiency ------------------------------------------------------------------------
-
-export type BalanceCheck = {
-  /** GET /balance as read (decimal strings). */
-  amountInCurrencyBalance: string;
-  currencyBalance: string;
-  currencyPayment: string;
-  exchangeRate: string;
-  traceID: string | null;
-  /** The pay-out amount in the balance currency at the current rate (exact; rounded only for display). */
-  amountInBalanceCurrency: string | null;
-  /** False when the balance is clearly too low; null when the rate is unknown (no successful operation). */
-  sufficient: boolean | null;
-};
-
-/**
- * The pay-out amount (payment currency) converted to the balance currency at GET /balance's rate
- * (payment units per balance unit, the sandbox's and the operations' convention) and compared with the
- * available balance. The commission is not known in advance, so an amount just under the balance may
- * still be refused by the platform.
- */
-export function checkBalance(
-  amount: string,
-  balance: {
-    amountInCurrencyBalance: string;
-    currencyBalance: string;
-    currencyPayment: string;
-    exchangeRate: string;
-    traceID: string | null;
-  },
-): BalanceCheck {
-  const rate = new Decimal(balance.exchangeRate);
-  const converted = rate.greaterThan(0) ? new Decimal(amount).dividedBy(rate) : null;
-  return {
-    amountInCurrencyBalance: balance.amountInCurrencyBalance,
-    currencyBalance: balance.currencyBalance,
-    currencyPayment: balance.currencyPayment,
-    exchangeRate: balance.exchangeRate,
-    traceID: balance.traceID,
-    amountInBalanceCurrency: converted ? converted.toFixed() : null,
-    sufficient: converted ? converted.lessThanOrEqualTo(new Decimal(balance.amountInCurrencyBalance)) : null,
-  };
 }

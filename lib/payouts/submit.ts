@@ -14,7 +14,7 @@ import { getPlatformClient } from "@/lib/platform/from-env";
 import type { PayOutMethod } from "@/lib/platform/payment-methods";
 import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
 import { moveRequest } from "./move";
-import { describeDuplicates, findDuplicates, lockRecipient } from "./requests";
+import { describeDuplicates, findDuplicates, lockRecipient } from "./duplicates";
 import type { PayoutRequestStatus } from "./state";
 import { payoutWords } from "./words";
 

@@ -5,7 +5,7 @@ import { platformWordsIn, wordedErrors } from "../../support/i18n";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { normaliseRuPhone } from "@/lib/payouts/phone";
 import { requiredApprovalsFor } from "@/lib/payouts/policy";
-import { checkBalance } from "@/lib/payouts/requests";
+import { checkBalance } from "@/lib/payouts/balance-check";
 import { clientIpProblem, parseClientDateCreated } from "@/lib/anti-fraud/client-data";
 import { decisionSchema, payoutFormSchema } from "@/lib/payouts/schemas";
 import { canMove, CANCELLABLE, isFinalPayoutStatus, PAYOUT_STATUSES, TRANSITIONS } from "@/lib/payouts/state";

@@ -5,13 +5,13 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { OperationStatus, OperationType } from "@/lib/generated/prisma/enums";
+import { findDuplicates } from "@/lib/payouts/duplicates";
 import {
   PAYOUT_METHOD_CHOICES,
   TARIFF_EVIDENCE_DAYS,
-  createPayoutRequest,
-  findDuplicates,
   payoutMethodChoices,
-} from "@/lib/payouts/requests";
+} from "@/lib/payouts/method-choices";
+import { createPayoutRequest } from "@/lib/payouts/requests";
 import type { StaffActor as PayoutActor } from "@/lib/audit/log";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
 import { isolateDatabase } from "../../support/database";

@@ -2,30 +2,25 @@
 // only when the peer is a trusted proxy, and then only the entry that proxy appended. Inside Next.js
 // the app reads the header the web server wrote, never one the client sent.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { forgetCachedSettings } from "@/lib/settings/settings";
 import { isolateDatabase } from "../../support/database";
-import { snapshot } from "../../support/operations";
+import { startWebhookServer, webhookBody, type WebhookServer } from "../../support/webhooks";
 
 const requestHeaders = vi.hoisted(() => ({ current: new Headers() }));
 vi.mock("next/headers", () => ({ headers: async () => requestHeaders.current }));
 
 const clientIp = await import("@/lib/http/client-ip");
-const { handleIfWebhook } = await import("@/lib/webhooks/http-receiver");
 const { actorFor } = await import("@/lib/auth/actor");
 
-const servers: Server[] = [];
+const servers: WebhookServer[] = [];
 
 async function receiver(trustedProxies: string[]): Promise<string> {
-  const server = createServer((request, response) => {
-    if (!handleIfWebhook(request, response, { trustedProxies })) response.writeHead(418).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = await startWebhookServer({ trustedProxies });
   servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/platform`;
+  return `${server.origin}/api/webhooks/platform`;
 }
 
 let direct: string;
@@ -40,7 +35,7 @@ beforeAll(async () => {
   behindProxy = await receiver(["127.0.0.1/32"]);
 });
 afterAll(async () => {
-  for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()));
+  for (const server of servers) await server.close();
   await restore();
 });
 
@@ -53,15 +48,10 @@ beforeEach(async () => {
   forgetCachedSettings();
 });
 
-function event(): string {
-  const op = snapshot({ status: "in_progress" });
-  return JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
-}
-
 async function post(url: string, headers: Record<string, string>) {
   const response = await fetch(url, {
     method: "POST",
-    body: event(),
+    body: webhookBody(),
     headers: { "content-type": "application/json", ...headers },
   });
   const answer = (await response.json()) as { id: string };

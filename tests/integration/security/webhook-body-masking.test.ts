@@ -13,6 +13,7 @@ import { receiveWebhook } from "@/lib/webhooks/receive";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { snapshot } from "../../support/operations";
+import { envelopeBody, webhookBody } from "../../support/webhooks";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
@@ -50,7 +51,7 @@ function payInWebhook(): string {
     numberAdditional: null,
     qRcode: null,
   };
-  return JSON.stringify({ status: "Success", data: op, traceID: randomUUID() });
+  return envelopeBody(op);
 }
 
 async function deliver(body: string): Promise<bigint> {
@@ -108,7 +109,7 @@ describe("webhook delivery page data", () => {
 
   it("leaves a body without numbers as it was, with nothing to reveal", async () => {
     const op = snapshot({ status: "in_progress", typeOperation: "payOut" });
-    const body = JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
+    const body = webhookBody(op);
     const page = await getDelivery(await deliver(body));
     expect(page).toMatchObject({ body, bodyMasked: false });
   });

@@ -1,33 +1,24 @@
 // Finding 10: refused and malformed webhook requests must not fill the database. They keep their
 // metadata and the first 4 KiB of the body, and past 60 a minute from one source they are answered
 // 429 and not stored. Deliveries that pass the checks are never limited.
-import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
 import { forgetCachedSettings } from "@/lib/settings/settings";
-import { handleIfWebhook } from "@/lib/webhooks/http-receiver";
 import { REFUSED_BODY_KEPT } from "@/lib/webhooks/receive";
 import { createRefusedLimit, type RefusedLimit } from "@/lib/webhooks/refused-limit";
 import { isolateDatabase } from "../../support/database";
-import { snapshot } from "../../support/operations";
 import { outcomeNoteIn } from "../../support/notes";
+import { startWebhookServer, webhookBody, type WebhookServer } from "../../support/webhooks";
 
-const servers: Server[] = [];
+const servers: WebhookServer[] = [];
 let clock = Date.UTC(2030, 0, 1, 12, 0, 5);
 const limit: RefusedLimit = createRefusedLimit(60, () => clock);
 
 async function receiver(trustedProxies: string[]): Promise<string> {
-  const server = createServer((request, response) => {
-    if (!handleIfWebhook(request, response, { trustedProxies, refusedLimit: limit })) {
-      response.writeHead(418).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = await startWebhookServer({ trustedProxies, refusedLimit: limit });
   servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/webhooks/platform`;
+  return `${server.origin}/api/webhooks/platform`;
 }
 
 let direct: string;
@@ -43,7 +34,7 @@ beforeAll(async () => {
   proxied = await receiver(["127.0.0.1/32"]);
 });
 afterAll(async () => {
-  for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()));
+  for (const server of servers) await server.close();
   await restore();
 });
 
@@ -57,11 +48,6 @@ beforeEach(async () => {
   limit.reset();
   clock += 60_000;
 });
-
-function event(): string {
-  const op = snapshot({ status: "in_progress" });
-  return JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
-}
 
 async function post(url: string, body: string, source?: string): Promise<number> {
   const response = await fetch(url, {
@@ -114,12 +100,12 @@ describe("refused webhook bodies", () => {
 describe("per-source limit of refused requests", () => {
   it("answers the 61st refused request of a minute from one source 429 and stores nothing; others are unaffected", async () => {
     const warn = vi.spyOn(getLog(), "warn");
-    for (let i = 0; i < 60; i++) expect(await post(proxied, event(), "203.0.113.5")).toBe(403);
-    expect(await post(proxied, event(), "203.0.113.5")).toBe(429);
-    expect(await post(proxied, event(), "203.0.113.5")).toBe(429);
+    for (let i = 0; i < 60; i++) expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(403);
+    expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(429);
+    expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(429);
     expect(await storedFrom("203.0.113.5")).toBe(60);
 
-    expect(await post(proxied, event(), "203.0.113.6")).toBe(403);
+    expect(await post(proxied, webhookBody(), "203.0.113.6")).toBe(403);
     expect(await storedFrom("203.0.113.6")).toBe(1);
 
     // one warning for the source in this minute, with the count
@@ -129,7 +115,7 @@ describe("per-source limit of refused requests", () => {
     warn.mockRestore();
 
     clock += 60_000;
-    expect(await post(proxied, event(), "203.0.113.5")).toBe(403);
+    expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(403);
     expect(await storedFrom("203.0.113.5")).toBe(61);
   });
 
@@ -137,7 +123,7 @@ describe("per-source limit of refused requests", () => {
     for (let i = 0; i < 60; i++) expect(await post(proxied, "{not json", "198.51.100.8")).toBe(400);
     expect(await post(proxied, "{not json", "198.51.100.8")).toBe(429);
     const accepted = await Promise.all(
-      Array.from({ length: 150 }, () => post(proxied, event(), "198.51.100.8")),
+      Array.from({ length: 150 }, () => post(proxied, webhookBody(), "198.51.100.8")),
     );
     expect(accepted.every((status) => status === 200)).toBe(true);
     expect(await db.webhookDelivery.count({ where: { sourceIp: "198.51.100.8", outcome: "received" } })).toBe(
@@ -150,9 +136,9 @@ describe("per-source limit of refused requests", () => {
 
   it("counts an IPv6 source by its /64, so one host cannot rotate addresses", async () => {
     for (let i = 0; i < 60; i++) {
-      expect(await post(proxied, event(), `2001:db8:1:2::${(i + 1).toString(16)}`)).toBe(403);
+      expect(await post(proxied, webhookBody(), `2001:db8:1:2::${(i + 1).toString(16)}`)).toBe(403);
     }
-    expect(await post(proxied, event(), "2001:db8:1:2:ffff::1")).toBe(429);
-    expect(await post(proxied, event(), "2001:db8:1:3::1")).toBe(403);
+    expect(await post(proxied, webhookBody(), "2001:db8:1:2:ffff::1")).toBe(429);
+    expect(await post(proxied, webhookBody(), "2001:db8:1:3::1")).toBe(403);
   });
 });

@@ -1,45 +1,34 @@
 // Security review, finding 3: with the default settings nothing protected the webhook endpoint. A fresh
 // start now generates a secret path segment and keeps it in the database; accepting webhooks without it
 // is an admin's explicit, audited choice, and Settings warns while nothing protects the endpoint.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { forgetCachedSettings, saveSetting } from "@/lib/settings/settings";
-import { handleIfWebhook } from "@/lib/webhooks/http-receiver";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
-import { snapshot } from "../../support/operations";
 import { outcomeNoteIn } from "../../support/notes";
+import { startWebhookServer, webhookBody, type WebhookServer } from "../../support/webhooks";
 
 let restore: () => Promise<void>;
-let server: Server;
-let base: string;
+let server: WebhookServer;
 const db = () => getDb();
 
 beforeAll(async () => {
   restore = await isolateDatabase(); // a fresh database: no setting, no secret yet
   forgetCachedSettings();
-  server = createServer((request, response) => {
-    if (!handleIfWebhook(request, response)) response.writeHead(418).end("next");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startWebhookServer();
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await server?.close();
   await restore?.();
 });
 
-const body = () =>
-  JSON.stringify({
-    status: "Success",
-    data: JSON.parse(snapshot({ status: "in_progress" }).rawJson) as unknown,
-    traceID: randomUUID(),
-  });
 const post = (path: string) =>
-  fetch(`${base}${path}`, { method: "POST", body: body(), headers: { "content-type": "application/json" } });
+  fetch(`${server.origin}${path}`, {
+    method: "POST",
+    body: webhookBody(),
+    headers: { "content-type": "application/json" },
+  });
 
 async function admin() {
   const user = await createStaff("admin");

@@ -11,6 +11,7 @@ import { receiveWebhook } from "@/lib/webhooks/receive";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { snapshot } from "../../support/operations";
+import { webhookBody } from "../../support/webhooks";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
@@ -29,9 +30,6 @@ beforeAll(async () => {
   session.current = { userId: support.id, sessionVersion: 0 };
 });
 afterAll(() => restore());
-
-const envelope = (op: Operation) =>
-  JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
 
 const deliver = (body: string) =>
   receiveWebhook(
@@ -58,7 +56,7 @@ function reading(truth: Map<string, Operation | "fail">): Pick<PlatformClient, "
 describe("webhook inbox", () => {
   it("lists deliveries newest first with the outcome filter, pages by id, shows the raw body", async () => {
     const ops = Array.from({ length: 55 }, () => snapshot({ status: "in_progress" }));
-    for (const op of ops) await deliver(envelope(op));
+    for (const op of ops) await deliver(webhookBody(op));
     const malformed = await deliver("{not json");
     // operations the mirror does not have yet: applied once the platform's read-back confirms them
     await processPendingWebhooks(reading(new Map(ops.map((op) => [op.id, op]))), 500);
@@ -84,7 +82,7 @@ describe("webhook inbox", () => {
   it("process again: a failed delivery is decided again and the change is audited", async () => {
     const op = snapshot({ status: "success" });
     const truth = new Map<string, Operation | "fail">([[op.id, "fail"]]);
-    const { deliveryId } = await deliver(envelope(op));
+    const { deliveryId } = await deliver(webhookBody(op));
     // the read-back keeps failing: mark it failed as the worker would after its attempts
     await processPendingWebhooks(reading(truth));
     await getDb().webhookDelivery.update({

@@ -1,32 +1,23 @@
 // The webhook endpoint exists twice: the node:http fast path of scripts/server.ts and the Next.js route
 // in app/ (for hosts that run Next.js alone). Both must give the same answer and store the same row.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as appRoute } from "@/app/api/webhooks/platform/[[...secret]]/route";
 import { getDb } from "@/lib/db";
 import { forgetCachedSettings } from "@/lib/settings/settings";
-import { handleIfWebhook } from "@/lib/webhooks/http-receiver";
 import { ensureWebhookPathSecret, forgetCachedWebhookPathSecret } from "@/lib/webhooks/path-secret";
 import { isolateDatabase } from "../../support/database";
-import { snapshot } from "../../support/operations";
+import { startWebhookServer, webhookBody, type WebhookServer } from "../../support/webhooks";
 
 let restoreDatabase: () => Promise<void>;
-let server: Server;
-let base: string;
+let server: WebhookServer;
 let secret: string;
 
 beforeAll(async () => {
   restoreDatabase = await isolateDatabase();
-  server = createServer((request, response) => {
-    if (!handleIfWebhook(request, response)) response.writeHead(418).end("next");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startWebhookServer();
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await restoreDatabase();
 });
 beforeEach(async () => {
@@ -36,11 +27,6 @@ beforeEach(async () => {
   forgetCachedWebhookPathSecret();
   secret = await ensureWebhookPathSecret();
 });
-
-function event() {
-  const op = snapshot({ status: "in_progress" });
-  return JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() });
-}
 
 type Outcome = { status: number; received: unknown; row: Record<string, unknown> | null };
 
@@ -56,7 +42,7 @@ async function outcomeOf(response: Response): Promise<Outcome> {
 }
 
 async function viaFastPath(path: string, body: string): Promise<Outcome> {
-  const response = await fetch(`${base}/api/webhooks/platform${path}`, {
+  const response = await fetch(`${server.origin}/api/webhooks/platform${path}`, {
     method: "POST",
     body,
     headers: { "content-type": "application/json" },
@@ -75,7 +61,7 @@ async function viaAppRoute(segments: string[] | undefined, body: string): Promis
 
 describe("the app/ webhook route and the fast path give the same outcome", () => {
   it("a delivery on the secret path: 200, stored whole, queued for processing", async () => {
-    const body = event();
+    const body = webhookBody();
     const fast = await viaFastPath(`/${secret}`, body);
     const app = await viaAppRoute([secret], body);
     expect(fast).toMatchObject({ status: 200, received: true, row: { outcome: "received", body } });
@@ -83,7 +69,7 @@ describe("the app/ webhook route and the fast path give the same outcome", () =>
   });
 
   it("no secret segment, or a wrong one: 404, kept as rejected", async () => {
-    const body = event();
+    const body = webhookBody();
     for (const [path, segments] of [
       ["", undefined],
       ["/not-the-secret-0123456789", ["not-the-secret-0123456789"]],
@@ -103,7 +89,7 @@ describe("the app/ webhook route and the fast path give the same outcome", () =>
   });
 
   it("the app route answers 404 for a path deeper than one secret segment and stores nothing", async () => {
-    const app = await viaAppRoute([secret, "extra"], event());
+    const app = await viaAppRoute([secret, "extra"], webhookBody());
     expect(app).toEqual({ status: 404, received: undefined, row: null });
     expect(await getDb().webhookDelivery.count()).toBe(0);
   });

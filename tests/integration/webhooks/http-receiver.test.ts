@@ -1,34 +1,24 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { forgetCachedSettings } from "@/lib/settings/settings";
-import { handleIfWebhook } from "@/lib/webhooks/http-receiver";
 import { snapshot } from "../../support/operations";
+import { startWebhookServer, webhookBody, type WebhookServer } from "../../support/webhooks";
 
 const db = getDb();
-let server: Server;
+let direct: WebhookServer;
+let behindProxy: WebhookServer;
 let base: string;
-let behindProxy: Server;
 let proxied: string;
 
-// What scripts/server.ts does, with a stand-in for Next.js behind the receiver.
-async function listen(trustedProxies: string[]): Promise<[Server, string]> {
-  const s = createServer((request, response) => {
-    if (!handleIfWebhook(request, response, { trustedProxies })) response.writeHead(418).end("next");
-  });
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  return [s, `http://127.0.0.1:${(s.address() as AddressInfo).port}`];
-}
-
 beforeAll(async () => {
-  [server, base] = await listen([]);
-  [behindProxy, proxied] = await listen(["127.0.0.1/32"]);
+  direct = await startWebhookServer();
+  behindProxy = await startWebhookServer({ trustedProxies: ["127.0.0.1/32"] });
+  [base, proxied] = [direct.origin, behindProxy.origin];
 });
 
 afterAll(async () => {
-  for (const s of [server, behindProxy]) await new Promise<void>((resolve) => s.close(() => resolve()));
+  await direct.close();
+  await behindProxy.close();
 });
 
 beforeEach(async () => {
@@ -41,10 +31,7 @@ beforeEach(async () => {
 
 function event() {
   const op = snapshot({ status: "in_progress" });
-  return {
-    op,
-    body: JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID: randomUUID() }),
-  };
+  return { op, body: webhookBody(op) };
 }
 
 const post = (path: string, body: string, headers: Record<string, string> = {}, to = base) =>

@@ -9,13 +9,10 @@ import { ipAllowed } from "@/lib/http/ip-allowlist";
 import { forgetCachedSettings } from "@/lib/settings/settings";
 import { snapshot } from "../../support/operations";
 import { outcomeNoteIn } from "../../support/notes";
+import { webhookBody } from "../../support/webhooks";
 
 const config: ReceiveConfig = { pathSecret: null, maxBodyBytes: 65_536 };
 const db = getDb();
-
-function envelope(op: Operation, traceID = randomUUID()) {
-  return JSON.stringify({ status: "Success", data: JSON.parse(op.rawJson), traceID });
-}
 
 function deliver(
   body: string,
@@ -56,7 +53,7 @@ beforeEach(async () => {
 describe("webhook receiver: store raw first, then answer", () => {
   it("stores an enveloped event with its operation, status and traceID and answers 200", async () => {
     const op = snapshot({ status: "in_progress" });
-    const result = await deliver(envelope(op, "11111111-2222-4333-8444-555555555555"));
+    const result = await deliver(webhookBody(op, "11111111-2222-4333-8444-555555555555"));
     expect(result.httpStatus).toBe(200);
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
     expect(row).toMatchObject({
@@ -66,7 +63,7 @@ describe("webhook receiver: store raw first, then answer", () => {
       traceID: "11111111-2222-4333-8444-555555555555",
       sourceIp: "203.0.113.10",
     });
-    expect(row.body).toBe(envelope(op, "11111111-2222-4333-8444-555555555555"));
+    expect(row.body).toBe(webhookBody(op, "11111111-2222-4333-8444-555555555555"));
     expect(await db.operation.findUnique({ where: { id: op.id } })).toBeNull();
   });
 
@@ -105,7 +102,7 @@ describe("webhook receiver: store raw first, then answer", () => {
 
   it("answers 400 to an operation whose field holds an escaped NUL, names the field, and processes nothing", async () => {
     const id = randomUUID();
-    const body = envelope(snapshot({ id, status: "in_progress" })).replace(
+    const body = webhookBody(snapshot({ id, status: "in_progress" })).replace(
       '"nameMediator":"Ivan I."',
       '"nameMediator":"Ivan\\u0000I."',
     );
@@ -127,15 +124,15 @@ describe("webhook receiver: store raw first, then answer", () => {
       data: { key: "webhookAllowedIps", value: ["198.51.100.0/24", "2001:db8::/32"] },
     });
     const op = snapshot({ status: "in_progress" });
-    expect(await deliver(envelope(op), { ip: "203.0.113.10" })).toMatchObject({
+    expect(await deliver(webhookBody(op), { ip: "203.0.113.10" })).toMatchObject({
       httpStatus: 403,
       outcome: "rejected",
     });
-    expect(await deliver(envelope(op), { ip: "198.51.100.77" })).toMatchObject({
+    expect(await deliver(webhookBody(op), { ip: "198.51.100.77" })).toMatchObject({
       httpStatus: 200,
       outcome: "received",
     });
-    expect(await deliver(envelope(op), { ip: "2001:db8::5" })).toMatchObject({
+    expect(await deliver(webhookBody(op), { ip: "2001:db8::5" })).toMatchObject({
       httpStatus: 200,
       outcome: "received",
     });
@@ -146,11 +143,13 @@ describe("webhook receiver: store raw first, then answer", () => {
     await db.setting.create({ data: { key: "webhookBearerToken", value: "s3cret-token" } });
     forgetCachedSettings();
     const op = snapshot({ status: "in_progress" });
-    expect(await deliver(envelope(op))).toMatchObject({ httpStatus: 401, outcome: "rejected" });
-    expect(await deliver(envelope(op), { headers: { authorization: "Bearer wrong" } })).toMatchObject({
+    expect(await deliver(webhookBody(op))).toMatchObject({ httpStatus: 401, outcome: "rejected" });
+    expect(await deliver(webhookBody(op), { headers: { authorization: "Bearer wrong" } })).toMatchObject({
       httpStatus: 401,
     });
-    expect(await deliver(envelope(op), { headers: { authorization: "Bearer s3cret-token" } })).toMatchObject({
+    expect(
+      await deliver(webhookBody(op), { headers: { authorization: "Bearer s3cret-token" } }),
+    ).toMatchObject({
       httpStatus: 200,
     });
     const stored = await db.webhookDelivery.findFirstOrThrow({ where: { outcome: "received" } });
@@ -160,8 +159,8 @@ describe("webhook receiver: store raw first, then answer", () => {
   it("requires the secret path segment when one is configured", async () => {
     const cfg = { ...config, pathSecret: "path-secret-0123456789" };
     const op = snapshot({ status: "in_progress" });
-    expect(await deliver(envelope(op), {}, cfg)).toMatchObject({ httpStatus: 404, outcome: "rejected" });
-    expect(await deliver(envelope(op), { pathSecret: "path-secret-0123456789" }, cfg)).toMatchObject({
+    expect(await deliver(webhookBody(op), {}, cfg)).toMatchObject({ httpStatus: 404, outcome: "rejected" });
+    expect(await deliver(webhookBody(op), { pathSecret: "path-secret-0123456789" }, cfg)).toMatchObject({
       httpStatus: 200,
     });
   });
@@ -171,9 +170,13 @@ describe("webhook processing job", () => {
   it("applies a non-final event, marks a repeated one as duplicate and an older one as stale", async () => {
     const id = randomUUID();
     const truth = snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" });
-    await deliver(envelope(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" })));
-    await deliver(envelope(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" })));
-    await deliver(envelope(snapshot({ id, status: "created", dateUpdated: "2026-11-20T10:00:00.000Z" })));
+    await deliver(
+      webhookBody(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" })),
+    );
+    await deliver(
+      webhookBody(snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" })),
+    );
+    await deliver(webhookBody(snapshot({ id, status: "created", dateUpdated: "2026-11-20T10:00:00.000Z" })));
     // the first one is for an operation the mirror does not have yet: read back before it is applied
     expect(await processPendingWebhooks(platformReading(new Map([[id, truth]])))).toBe(3);
     const outcomes = (await db.webhookDelivery.findMany({ orderBy: { id: "asc" } })).map((d) => d.outcome);
@@ -184,7 +187,7 @@ describe("webhook processing job", () => {
   it("confirms a final status by GET before applying it and records both traceIDs", async () => {
     const id = randomUUID();
     const final = snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:09:00.000Z" });
-    const result = await deliver(envelope(final, "22222222-2222-4333-8444-555555555555"));
+    const result = await deliver(webhookBody(final, "22222222-2222-4333-8444-555555555555"));
     await processPendingWebhooks(platformReading(new Map([[id, final]])));
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
     expect(row).toMatchObject({
@@ -208,7 +211,7 @@ describe("webhook processing job", () => {
 
   it("applies the read-back when it disagrees with the webhook and flags the delivery", async () => {
     const id = randomUUID();
-    await deliver(envelope(snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:09:00.000Z" })));
+    await deliver(webhookBody(snapshot({ id, status: "success", dateUpdated: "2026-11-20T10:09:00.000Z" })));
     const truth = snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:08:00.000Z" });
     await processPendingWebhooks(platformReading(new Map([[id, truth]])));
     const row = await db.webhookDelivery.findFirstOrThrow();
@@ -229,7 +232,7 @@ describe("webhook processing job", () => {
 
   it("flags a final event for an operation the platform does not know, and applies nothing", async () => {
     const id = randomUUID();
-    await deliver(envelope(snapshot({ id, status: "failed" })));
+    await deliver(webhookBody(snapshot({ id, status: "failed" })));
     await processPendingWebhooks(platformReading(new Map([[id, null]])));
     expect((await db.webhookDelivery.findFirstOrThrow()).outcome).toBe("disagreement");
     expect(await db.operation.findUnique({ where: { id } })).toBeNull();
@@ -237,7 +240,7 @@ describe("webhook processing job", () => {
 
   it("keeps an event whose read-back fails for a later pass (after a backoff), and gives up only after the attempts", async () => {
     const id = randomUUID();
-    await deliver(envelope(snapshot({ id, status: "success" })));
+    await deliver(webhookBody(snapshot({ id, status: "success" })));
     const failing = platformReading(new Map([[id, "fail"]]));
     await processPendingWebhooks(failing, 1);
     const first = await db.webhookDelivery.findFirstOrThrow();
@@ -258,7 +261,7 @@ describe("webhook processing job", () => {
     // The decision is written into its statement as escaped literals (lib/webhooks/process.ts).
     const id = randomUUID();
     const message = `platform's answer: \\"\u202eteg\u202c' ; DROP TABLE "WebhookDelivery"; -- нет\u0000ответа \\u0000`;
-    await deliver(envelope(snapshot({ id, status: "success" })));
+    await deliver(webhookBody(snapshot({ id, status: "success" })));
     await db.webhookDelivery.updateMany({ data: { processingAttempts: MAX_PROCESSING_ATTEMPTS - 1 } });
     await processPendingWebhooks({
       getOperation: async () => {

@@ -1,7 +1,8 @@
 // The duplicate guard's message for near-duplicates (describeDuplicates) and the order in which the
 // kinds weigh, in English and Russian; checkBalance at its edges.
 import { describe, expect, it } from "vitest";
-import { checkBalance, describeDuplicates, type Duplicate } from "@/lib/payouts/requests";
+import { checkBalance } from "@/lib/payouts/balance-check";
+import { describeDuplicates, type Duplicate } from "@/lib/payouts/duplicates";
 import { payoutWordsIn } from "../../support/i18n";
 
 const NB = "\u00a0";

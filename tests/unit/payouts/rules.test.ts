@@ -8,13 +8,10 @@ import {
 } from "@/lib/payouts/errors";
 import { luhnValid } from "@/lib/payouts/luhn";
 import { normaliseRuPhone } from "@/lib/payouts/phone";
-import {
-  PAYOUT_METHOD_CHOICES,
-  checkBalance,
-  describeDuplicates,
-  newMerchantId,
-  type Duplicate,
-} from "@/lib/payouts/requests";
+import { checkBalance } from "@/lib/payouts/balance-check";
+import { describeDuplicates, type Duplicate } from "@/lib/payouts/duplicates";
+import { PAYOUT_METHOD_CHOICES } from "@/lib/payouts/method-choices";
+import { newMerchantId } from "@/lib/payouts/requests";
 import {
   CANCELLABLE,
   IllegalTransitionError,

@@ -6,7 +6,7 @@ import { getBankDirectory } from "@/lib/banks/directory";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { canOverrideDuplicate } from "@/lib/payouts/policy";
-import { payoutMethodChoices } from "@/lib/payouts/requests";
+import { payoutMethodChoices } from "@/lib/payouts/method-choices";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("payouts"))("newPayout") };
