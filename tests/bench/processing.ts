@@ -5,6 +5,8 @@
 // BENCH_READBACK_LATENCY_MS (default 20 ms). A second scenario makes the platform the bottleneck (read-backs
 // answered after 250 ms, 200 events/s for 30 s): there a worker's processing loops spend their time
 // waiting, and a second worker process should raise the processed rate.
+// Each run starts with the events' operations mirrored as `created`; each operation then sends an
+// in-progress event and, about a second later, its final one (events, resetMirror).
 // Measured: processed events/s, inbox lag p50/p99 (received → processed), worker CPU, lost events. The first
 // scenario starts with 10 s of warm-up at its rate, for other operations: reported apart as the cold start.
 // BENCH_PROCESSING_SCENARIOS=1 runs only the first scenario, BENCH_PROCESSING_WORKERS=1 only one worker count.
@@ -16,6 +18,9 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { freePort } from "../../scripts/lib/embedded-postgres";
+import { applySnapshotsBatch } from "../../lib/operations/mirror/apply-batch";
+import { decodeOperationList } from "../../lib/platform/schemas";
+import { parseWireJson } from "../../lib/platform/wire";
 import { projectRoot } from "../../scripts/lib/database";
 import { startSandboxProcess } from "./integration";
 import type { BenchFigure } from "./sandbox";
@@ -146,26 +151,51 @@ async function seededOperations(url: string, token: string, count: number): Prom
   return found;
 }
 
-/** Half final events (read back), half in-progress events of other operations (applied from the body). */
+/** An operation's final event follows its first one by this many operations (about 1 s at 500 events/s). */
+const FINAL_AFTER_OPERATIONS = 250;
+
+const isFinalOperation = (op: WireOperation) => op.status === "success" || op.status === "failed";
+
+/**
+ * Operations as the platform reports them to a mirror that has them from their creation (as Paydesk's
+ * own pay-outs and pay-ins, or any operation a reconciliation found): first an in-progress event,
+ * applied from its body, then about a second later the final one, read back from the platform and
+ * applied with the ledger's postings. Half of the events are finals. The first finals are of
+ * operations whose in-progress event comes at the end.
+ */
 function events(operations: WireOperation[], total: number): string[] {
-  const finals = operations.filter((op) => op.status === "success" || op.status === "failed");
-  const others = operations.filter((op) => !finals.includes(op));
+  const finals = operations.filter(isFinalOperation);
+  const body = (data: WireOperation) => JSON.stringify({ status: "Success", traceID: randomUUID(), data });
+  const at = (k: number) => finals[((k % finals.length) + finals.length) % finals.length]!;
   const bodies: string[] = [];
-  for (let i = 0; i < total; i++) {
-    const final = i % 2 === 0;
-    const pool = final ? finals : others.length > 0 ? others : finals;
-    const op = pool[Math.floor(i / 2) % pool.length]!;
-    const data = final ? op : { ...op, status: "in_progress" };
-    bodies.push(JSON.stringify({ status: "Success", traceID: randomUUID(), data }));
+  for (let k = 0; bodies.length < total; k++) {
+    bodies.push(body({ ...at(k), status: "in_progress" }));
+    if (bodies.length < total) bodies.push(body(at(k - FINAL_AFTER_OPERATIONS)));
   }
   return bodies;
 }
 
-/** Empties the inbox and the mirror, then waits until autovacuum is idle. */
-async function resetInbox(databaseUrl: string): Promise<void> {
+/**
+ * Every run starts from the same state: an empty inbox, the events' operations mirrored as `created`
+ * (by the reconciliation's write path), and a completed reconciliation, so that the workers' start-up
+ * run reads only the last minutes instead of mirroring every operation as it is now (final: the events
+ * would then change nothing).
+ */
+async function resetMirror(databaseUrl: string, operations: WireOperation[]): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  await client.query(`TRUNCATE "WebhookDelivery", "OperationStatusChange", "Operation" CASCADE`);
+  await client.query(
+    `TRUNCATE "WebhookDelivery", "OperationStatusChange", "Operation", "LedgerBucket", "ReconciliationRun" CASCADE`,
+  );
+  const created = operations.filter(isFinalOperation).map((op) => ({ ...op, status: "created" }));
+  for (let i = 0; i < created.length; i += 1000) {
+    const page = decodeOperationList(parseWireJson(JSON.stringify(created.slice(i, i + 1000))));
+    await applySnapshotsBatch(page, "reconciliation", "bench: created");
+  }
+  await client.query(
+    `INSERT INTO "ReconciliationRun" (id, kind, status, "startedAt", "finishedAt", watermark)
+     VALUES (gen_random_uuid(), 'full', 'completed', now(), now(), now())`,
+  );
   await waitForAutovacuumIdle(client);
   await client.end();
 }
@@ -176,12 +206,14 @@ async function run(ctx: {
   webhookUrl: string;
   bodies: string[];
   warmUpBodies: string[];
+  /** Every operation the bodies are about. */
+  operations: WireOperation[];
   workers: number;
   scenario: Scenario;
   pids: { web?: number; sandbox?: number };
 }): Promise<BenchFigure[]> {
   const { rate, seconds } = ctx.scenario;
-  await resetInbox(ctx.databaseUrl);
+  await resetMirror(ctx.databaseUrl, ctx.operations);
   const workers = Array.from({ length: ctx.workers }, () => scriptProcess("worker", [], ctx.env));
   await new Promise((r) => setTimeout(r, 8_000)); // workers started, pg-boss schema ready
   const pids = { ...ctx.pids, workers: workers.map((w) => w.pid) };
@@ -409,6 +441,7 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
             webhookUrl,
             bodies,
             warmUpBodies,
+            operations,
             workers,
             scenario,
             pids: { web: web.pid, sandbox: sandbox.pid },
