@@ -1,16 +1,32 @@
 // The bench's databases: one per section on the bench's PostgreSQL, and this process pointed at it.
+import pg from "pg";
 import { migrate } from "../../scripts/lib/migrations";
-import { createDatabase, pointDatabaseAt } from "../support/process-database";
 
 /** Creates and migrates database `name` on the server at `baseUrl`; returns its URL. */
 export async function createBenchDatabase(baseUrl: string, name: string): Promise<string> {
-  const url = await createDatabase(baseUrl, name);
-  await migrate(url);
-  return url;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  return url.toString();
 }
 
-/** Points this process (lib/db, lib/env) and the app servers it starts at one database. */
+/**
+ * Points this process (lib/db, lib/env) and the app servers it starts at one database. The previous
+ * section's client is closed first; a section may have closed it already ($disconnect ends its pool).
+ */
 export async function pointAtDatabase(url: string): Promise<NodeJS.ProcessEnv> {
-  await pointDatabaseAt(url);
+  const holder = globalThis as unknown as {
+    paydeskDb?: { $disconnect(): Promise<void> };
+    paydeskPool?: pg.Pool;
+  };
+  await holder.paydeskDb?.$disconnect();
+  if (holder.paydeskPool && !holder.paydeskPool.ended) await holder.paydeskPool.end();
+  holder.paydeskDb = undefined;
+  holder.paydeskPool = undefined;
+  Object.assign(process.env, { DATABASE_URL: url });
   return { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
 }

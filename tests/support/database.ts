@@ -2,14 +2,19 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
-import { createDatabase, pointDatabaseAt } from "./process-database";
 
 /** Creates an empty database next to the test database; returns its URL and a drop function. */
 export async function createScratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = new URL(inject("databaseUrl"));
   const name = `scratch_${randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
   return {
-    url: await createDatabase(base.toString(), name),
+    url: url.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: base.toString() });
       await c.connect();
@@ -37,10 +42,15 @@ export async function isolateDatabase(): Promise<() => Promise<void>> {
   const { migrate } = await import("../../scripts/lib/migrations");
   const scratch = await createScratchDatabase();
   await migrate(scratch.url);
+  const holder = globalThis as unknown as { paydeskDb?: { $disconnect(): Promise<void> } };
   const shared = process.env.DATABASE_URL;
-  await pointDatabaseAt(scratch.url);
+  await holder.paydeskDb?.$disconnect();
+  holder.paydeskDb = undefined;
+  process.env.DATABASE_URL = scratch.url;
   return async () => {
-    await pointDatabaseAt(shared);
+    await holder.paydeskDb?.$disconnect();
+    holder.paydeskDb = undefined;
+    process.env.DATABASE_URL = shared;
     await scratch.drop();
   };
 }

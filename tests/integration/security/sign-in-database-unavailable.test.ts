@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
 import { createUser } from "@/lib/users/service";
 import { APP_ORIGIN, browser, followAction } from "../../support/next-request";
-import { pointDatabaseAt } from "../../support/process-database";
 
 vi.mock("next/headers", async () => (await import("../../support/next-request")).nextHeadersModule());
 vi.mock("next/navigation", async () => (await import("../../support/next-request")).nextNavigationModule());
@@ -28,7 +27,14 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+const holder = globalThis as unknown as { paydeskDb?: { $disconnect(): Promise<void> } };
 let sharedUrl: string | undefined;
+
+async function pointDatabaseAt(url: string | undefined) {
+  await holder.paydeskDb?.$disconnect();
+  holder.paydeskDb = undefined;
+  process.env.DATABASE_URL = url;
+}
 
 beforeEach(async () => {
   sharedUrl = process.env.DATABASE_URL;
