@@ -24,7 +24,10 @@ export function jobHandlers(platform: PlatformClient): Record<JobName, () => Pro
     reconcileFull: () => runReconciliation({ kind: "full", platform, yieldTo: yieldToWebhooks }),
     balanceSnapshot: () => getBalanceCached(platform),
     ledgerUpkeep: () => runLedgerUpkeep(),
-    stuckOperations: async () => flagStuckOperations((await getSettings()).stuckOperationMinutes),
+    stuckOperations: async () =>
+      flagStuckOperations((await getSettings()).stuckOperationMinutes, new Date(), {
+        yieldTo: yieldToWebhooks,
+      }),
     submittingPayouts: async () => ({
       lostApprovals: await submitLostApprovals(platform),
       settled: await syncSubmittingPayouts(platform),

@@ -23,7 +23,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /**
  * Waits while webhook processing is behind, at most MAX_WAIT_MS; returns how long it waited. Passed as
- * `yieldTo` by the worker, whose processing loops share the machine with its reconciliation runs: on
+ * `yieldTo` by the worker, whose processing loops share the machine with its reconciliation runs and
+ * stuck-operation scans (between pages, between batches): on
  * two cores at 500 events/s an incremental run took the inbox lag from 0.1 to 3.4 s for the 15 s it
  * ran (docs/deploy.md). Webhooks are the real-time path; reconciliation is the safety net behind them.
  */

@@ -3,6 +3,7 @@
 // flagging looks at every operation.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
 import { getDb } from "@/lib/db";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { refreshOperation } from "@/lib/operations/mirror/refresh";
@@ -58,6 +59,38 @@ describe("flagStuckOperations", () => {
     expect(await flagged(longer)).toEqual(NOW);
     expect(await flagged(exactly)).toEqual(later);
     expect(await flagged(final)).toBeNull();
+  });
+
+  it("flags in batches, each its own transaction, yielding between them", async () => {
+    const stuck = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => mirror("in_progress", minutesBefore(600), minutesBefore(300))),
+    );
+    let yields = 0;
+    const yieldTo = async () => void yields++;
+    expect(await flagStuckOperations(60, NOW, { batchSize: 2, yieldTo })).toBe(5);
+    expect(yields).toBe(2); // after the two full batches; the third, of one, is the last
+    for (const id of stuck) expect(await flagged(id)).toEqual(NOW);
+  });
+
+  it("does not wait for an operation a writer holds: the next scan flags it", async () => {
+    const held = await mirror("created", minutesBefore(600), minutesBefore(300));
+    const free = await mirror("created", minutesBefore(600), minutesBefore(300));
+    const writer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await writer.connect();
+    try {
+      await writer.query("BEGIN");
+      await writer.query(`SELECT 1 FROM "Operation" WHERE id = $1 FOR UPDATE`, [held]);
+      const timeout = new Promise<"waited">((resolve) => setTimeout(() => resolve("waited"), 5_000));
+      expect(await Promise.race([flagStuckOperations(60, NOW), timeout])).toBe(1);
+      expect(await flagged(free)).toEqual(NOW);
+      expect(await flagged(held)).toBeNull();
+      await writer.query("COMMIT");
+      const later = new Date(NOW.getTime() + 60_000);
+      expect(await flagStuckOperations(60, later)).toBe(1);
+      expect(await flagged(held)).toEqual(later);
+    } finally {
+      await writer.end();
+    }
   });
 });
 
