@@ -15,14 +15,19 @@ export async function createBenchDatabase(baseUrl: string, name: string): Promis
 }
 
 /**
- * Points this process (lib/db, lib/env) and the app servers it starts at one database. The previous
- * section's client is closed first; a section may have closed it already ($disconnect ends its pool).
+ * Points this process (lib/db, lib/env, the job sender of lib/queue/enqueue.ts) and the app servers it
+ * starts at one database. The previous section's client and sender are closed first; a section may
+ * have closed the client already ($disconnect ends its pool).
  */
 export async function pointAtDatabase(url: string): Promise<NodeJS.ProcessEnv> {
   const holder = globalThis as unknown as {
     paydeskDb?: { $disconnect(): Promise<void> };
     paydeskPool?: pg.Pool;
+    paydeskBoss?: Promise<{ stop(options: { graceful: boolean; wait: boolean }): Promise<void> }>;
   };
+  const sender = holder.paydeskBoss;
+  holder.paydeskBoss = undefined;
+  if (sender) await (await sender).stop({ graceful: false, wait: true });
   await holder.paydeskDb?.$disconnect();
   if (holder.paydeskPool && !holder.paydeskPool.ended) await holder.paydeskPool.end();
   holder.paydeskDb = undefined;

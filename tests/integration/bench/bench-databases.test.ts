@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { getDb, poolConnection } from "@/lib/db";
+import { enqueueJob } from "@/lib/queue/enqueue";
 import { createBenchDatabase, pointAtDatabase } from "../../bench/databases";
 import { withClient } from "../../support/database";
 
@@ -58,4 +59,17 @@ describe("the bench's databases", () => {
     expect(await databaseOfPrisma()).toBe(next.name);
     expect(await databaseOfPool()).toBe(next.name);
   });
+
+  it("points the job sender at the new database too (the processing section queues jobs)", async () => {
+    const jobsIn = (url: string) =>
+      withClient(url, async (c) => Number((await c.query(`SELECT count(*) AS n FROM pgboss.job`)).rows[0].n));
+    const first = await benchDatabase();
+    await pointAtDatabase(first.url);
+    await enqueueJob("ledgerUpkeep");
+    const second = await benchDatabase();
+    await pointAtDatabase(second.url);
+    await enqueueJob("ledgerUpkeep");
+    expect(await jobsIn(first.url)).toBe(1);
+    expect(await jobsIn(second.url)).toBe(1);
+  }, 60_000);
 });
