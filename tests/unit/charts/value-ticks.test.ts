@@ -16,6 +16,13 @@ describe("the value axis", () => {
     expect(ticks.length).toBeGreaterThan(1);
   });
 
+  test("a range of 0.0001 at 99,999,999.998: every tick distinct (12 significant digits made two equal)", () => {
+    const ticks = valueTicks(99_999_999.9982, 99_999_999.9983);
+    expect(ticks[0]).toBeLessThanOrEqual(99_999_999.9982);
+    expect(ticks.at(-1)).toBeGreaterThanOrEqual(99_999_999.9983);
+    for (let i = 1; i < ticks.length; i++) expect(ticks[i]).toBeGreaterThan(ticks[i - 1]!);
+  });
+
   test("any range of amounts (4 decimals): the ticks rise and hold every value", () => {
     const amount = fc.integer({ min: -1e12, max: 1e12 }).map((n) => n / 10_000);
     fc.assert(
@@ -27,6 +34,7 @@ describe("the value axis", () => {
         expect(ticks.length).toBeLessThanOrEqual(12);
         for (let i = 1; i < ticks.length; i++) expect(ticks[i]).toBeGreaterThan(ticks[i - 1]!);
       }),
+      { numRuns: 2_000 },
     );
   });
 });
