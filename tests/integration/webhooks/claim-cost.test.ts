@@ -6,12 +6,7 @@ import { getDb } from "@/lib/db";
 import { CLAIM_SETTINGS, claimStatement } from "@/lib/webhooks/process";
 import { isolateDatabase } from "../../support/database";
 import { rowsRead, type PlanNode } from "../../support/plans";
-
-async function addDeliveries(outcome: "applied" | "received", count: number): Promise<void> {
-  await getDb().$executeRaw`
-    INSERT INTO "WebhookDelivery" (headers, body, "bodyBytes", outcome)
-    SELECT '{}'::jsonb, '{}', 2, ${outcome}::"WebhookOutcome" FROM generate_series(1, ${count})`;
-}
+import { addDeliveries } from "../../support/webhook-deliveries";
 
 /**
  * Runs the claim under EXPLAIN ANALYZE, after the settings the worker sends with it, in a transaction
