@@ -4,7 +4,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import type { Role } from "../../lib/auth/permissions";
 import type { Locale } from "../../lib/i18n/locales";
 import { formatMoney } from "../../lib/money/format";
-import { luhnValid } from "../../lib/payouts/luhn";
+import { freshCard } from "../support/cards";
 import type enPayouts from "../../messages/en/payouts.json";
 
 /** The pay-out screens' words in each language, from the catalogs the app renders. */
@@ -81,12 +81,6 @@ async function ensureExchangeRate(): Promise<void> {
   if (!created.data) throw new Error(`pay-in not created: ${created.codeError}`);
   for (const status of ["in_progress", "success"])
     await sandbox("POST", `/__sandbox/operations/${created.data.id}/status`, { status });
-}
-
-function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
 }
 
 /** Unique per run so that parallel specs sharing the database never trip the duplicate guard. */

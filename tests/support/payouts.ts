@@ -3,17 +3,10 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db";
-import { luhnValid } from "@/lib/payouts/luhn";
 import type { StaffActor as PayoutActor } from "@/lib/audit/log";
 import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
+import { freshCard } from "./cards";
 import { createStaff } from "./mirror";
-
-/** A fresh Luhn-valid card, so that tests never collide on recipient and amount. */
-export function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
-}
 
 const RECIPIENT = {
   paymentMethod: "toCard",

@@ -8,7 +8,7 @@ import { getDb } from "@/lib/db";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
-import { luhnValid } from "@/lib/payouts/luhn";
+import { freshCard } from "../../support/cards";
 import { createStaff } from "../../support/mirror";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 
@@ -49,12 +49,6 @@ beforeEach(() => recorder.clear());
 
 function signInAs(role: Role | null) {
   session.current = role ? { userId: users[role], sessionVersion: 0 } : null;
-}
-
-function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
 }
 
 function validInput(overrides: Record<string, unknown> = {}) {

@@ -16,7 +16,8 @@ import type { PayoutForm } from "@/lib/payouts/schemas";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
 import { submitPayout } from "@/lib/payouts/submit";
 import { insertOperations } from "../../support/mirror";
-import { auditTrail, freshCard, payoutActor, payoutForm } from "../../support/payouts";
+import { freshCard } from "../../support/cards";
+import { auditTrail, payoutActor, payoutForm } from "../../support/payouts";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 
 let sandbox: Sandbox;

@@ -8,7 +8,7 @@ import type { Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
-import { luhnValid } from "@/lib/payouts/luhn";
+import { freshCard } from "../../support/cards";
 import { getPayoutDetail } from "@/lib/payouts/queries";
 import { createPayoutRequest } from "@/lib/payouts/requests";
 import { payoutFormSchema } from "@/lib/payouts/schemas";
@@ -71,12 +71,6 @@ beforeEach(() => {
 
 function signInAs(name: keyof typeof users) {
   session.current = { userId: users[name].id, sessionVersion: 0 };
-}
-
-function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
 }
 
 /** A unique amount in Russian spelling ("5 123,4567") and the plain decimal it stands for. */

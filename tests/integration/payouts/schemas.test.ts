@@ -3,6 +3,7 @@ import { describe, expect, it, test } from "vitest";
 import { explainPlatformRefusal, fieldFromMessage } from "@/lib/payouts/errors";
 import { platformWordsIn, wordedErrors } from "../../support/i18n";
 import { luhnValid } from "@/lib/payouts/luhn";
+import { withCheckDigit } from "../../support/cards";
 import { normaliseRuPhone } from "@/lib/payouts/phone";
 import { requiredApprovalsFor } from "@/lib/payouts/policy";
 import { checkBalance } from "@/lib/payouts/balance-check";
@@ -22,11 +23,7 @@ const valid = {
   webhookUrl: "",
 };
 
-/** A 16-digit card number that passes Luhn (check digit computed). */
-function card(prefix = "220070001234567"): string {
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${prefix}${d}`)) return `${prefix}${d}`;
-  throw new Error("unreachable");
-}
+const card = (prefix = "220070001234567") => withCheckDigit(prefix);
 const goodCard = card();
 const base = { ...valid, recipientNumber: goodCard };
 

@@ -16,7 +16,8 @@ import type { StaffActor as PayoutActor } from "@/lib/audit/log";
 import type { PayoutRequestStatus } from "@/lib/payouts/state";
 import { isolateDatabase } from "../../support/database";
 import { insertOperations } from "../../support/mirror";
-import { freshCard, payoutActor, payoutForm } from "../../support/payouts";
+import { freshCard } from "../../support/cards";
+import { payoutActor, payoutForm } from "../../support/payouts";
 
 let restore: () => Promise<void>;
 let maker: PayoutActor;

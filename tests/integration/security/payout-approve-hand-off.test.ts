@@ -10,7 +10,7 @@ import { roles, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
-import { luhnValid } from "@/lib/payouts/luhn";
+import { freshCard } from "../../support/cards";
 import { createPayoutRequest } from "@/lib/payouts/requests";
 import { payoutFormSchema } from "@/lib/payouts/schemas";
 import { forgetCachedSettings, saveSetting } from "@/lib/settings/settings";
@@ -78,12 +78,6 @@ beforeEach(async () => {
 
 function signInAs(user: StaffActor | null) {
   session.current = user ? { userId: user.id, sessionVersion: 0 } : null;
-}
-
-function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
 }
 
 const input = (

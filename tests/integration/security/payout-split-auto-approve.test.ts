@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { cancelPayout, decide } from "@/lib/payouts/approvals";
-import { luhnValid } from "@/lib/payouts/luhn";
+import { freshCard } from "../../support/cards";
 import type { PayoutRules } from "@/lib/payouts/policy";
 import { createPayoutRequest } from "@/lib/payouts/requests";
 import { payoutFormSchema, type PayoutForm } from "@/lib/payouts/schemas";
@@ -43,12 +43,6 @@ afterAll(async () => {
   forgetCachedSettings();
   await restore();
 });
-
-function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
-}
 
 function form(
   recipientNumber: string,

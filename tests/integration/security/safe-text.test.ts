@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { getDb } from "@/lib/db";
 import { fullLinkSchema, payInSchema, prepareLinkSchema } from "@/lib/payins/schemas";
 import { cancelSchema, decisionSchema, payoutFormSchema } from "@/lib/payouts/schemas";
-import { luhnValid } from "@/lib/payouts/luhn";
+import { withCheckDigit } from "../../support/cards";
 import { createUserSchema } from "@/lib/users/schemas";
 import { wordedErrors } from "../../support/i18n";
 import { createStaff } from "../../support/mirror";
@@ -68,10 +68,7 @@ const codeOf = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperC
 const messageFor = (label: string, char: string) =>
   `The ${label} contains invisible or control characters (${codeOf(char)}).`;
 
-function card(prefix = "220070001234567"): string {
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${prefix}${d}`)) return `${prefix}${d}`;
-  throw new Error("unreachable");
-}
+const card = (prefix = "220070001234567") => withCheckDigit(prefix);
 
 const payout = {
   paymentMethod: "toCard",

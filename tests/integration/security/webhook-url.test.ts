@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, test, vi } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
-import { luhnValid } from "@/lib/payouts/luhn";
+import { freshCard } from "../../support/cards";
 import { word } from "../../support/i18n";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { forgetCachedSettings, saveSetting } from "@/lib/settings/settings";
@@ -157,12 +157,6 @@ afterAll(async () => {
   await restore?.();
 });
 beforeEach(() => recorder.clear());
-
-function freshCard(): string {
-  const body = `2200${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
-  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
-  throw new Error("unreachable");
-}
 
 function validInput(overrides: Record<string, unknown> = {}) {
   return {
