@@ -25,6 +25,13 @@ function sender(): Promise<PgBoss> {
   return globalForBoss.paydeskBoss;
 }
 
+/** Stops this process's sender, if one started; the next job queued starts another (with the DATABASE_URL of then). */
+export async function stopSender(): Promise<void> {
+  const boss = globalForBoss.paydeskBoss;
+  globalForBoss.paydeskBoss = undefined;
+  if (boss) await (await boss).stop({ graceful: false, wait: true });
+}
+
 /** Queues a background job now (e.g. "run reconciliation now"); returns the job id, or null when one is already queued. */
 export async function enqueueJob(name: JobName): Promise<string | null> {
   return (await sender()).send(jobs[name].queue, {});

@@ -1,5 +1,6 @@
 // The bench's databases: one per section on the bench's PostgreSQL, and this process pointed at it.
 import pg from "pg";
+import { stopSender } from "../../lib/queue/enqueue";
 import { migrate } from "../../scripts/lib/migrations";
 
 /** Creates and migrates database `name` on the server at `baseUrl`; returns its URL. */
@@ -23,11 +24,8 @@ export async function pointAtDatabase(url: string): Promise<NodeJS.ProcessEnv> {
   const holder = globalThis as unknown as {
     paydeskDb?: { $disconnect(): Promise<void> };
     paydeskPool?: pg.Pool;
-    paydeskBoss?: Promise<{ stop(options: { graceful: boolean; wait: boolean }): Promise<void> }>;
   };
-  const sender = holder.paydeskBoss;
-  holder.paydeskBoss = undefined;
-  if (sender) await (await sender).stop({ graceful: false, wait: true });
+  await stopSender();
   await holder.paydeskDb?.$disconnect();
   if (holder.paydeskPool && !holder.paydeskPool.ended) await holder.paydeskPool.end();
   holder.paydeskDb = undefined;
