@@ -14,7 +14,7 @@ import { databaseRecorder } from "@/lib/platform/record-to-db";
 import { CLAIM_SETTINGS, claimStatement, processPendingWebhooks } from "@/lib/webhooks/process";
 import { isolateDatabase, withClient } from "../../support/database";
 import { callRecord } from "../../support/in-memory-recorder";
-import { rowsRead, type PlanNode } from "../../support/plans";
+import { explainAnalyze, planOf, rowsRead, type ExplainRow } from "../../support/plans";
 import { deliverOperation } from "../../support/webhooks";
 import { snapshot } from "../../support/operations";
 
@@ -52,10 +52,8 @@ describe("prepared statements", () => {
   it("PostgreSQL keeps a plan made on an empty inbox: a search prepared then reads the whole backlog later", async () => {
     await withClient(getDatabaseUrl(), async (client) => {
       const rowsReadBy = async (explain: string) => {
-        const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${explain}`,
-        );
-        return rowsRead(rows[0]!["QUERY PLAN"][0].Plan);
+        const { rows } = await client.query<ExplainRow>(explainAnalyze(explain));
+        return rowsRead(planOf(rows));
       };
       // The inbox claim's search as it was written until the partial index of waiting deliveries.
       const lookup = `SELECT id FROM "WebhookDelivery"

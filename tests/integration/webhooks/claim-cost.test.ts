@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { CLAIM_SETTINGS, claimStatement } from "@/lib/webhooks/process";
 import { isolateDatabase } from "../../support/database";
-import { rowsRead, type PlanNode } from "../../support/plans";
+import { explainAnalyze, planOf, rowsRead, type ExplainRow, type PlanNode } from "../../support/plans";
 import { addDeliveries } from "../../support/webhook-deliveries";
 
 /**
@@ -17,10 +17,7 @@ async function explainClaim(): Promise<PlanNode> {
   await getDb()
     .$transaction(async (tx) => {
       for (const setting of CLAIM_SETTINGS.split(";")) await tx.$executeRawUnsafe(setting);
-      const [row] = await tx.$queryRawUnsafe<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
-        `EXPLAIN (ANALYZE, FORMAT JSON) ${claimStatement(4)}`,
-      );
-      plan = row!["QUERY PLAN"][0].Plan;
+      plan = planOf(await tx.$queryRawUnsafe<ExplainRow[]>(explainAnalyze(claimStatement(4))));
       throw new Error("rollback");
     })
     .catch((error: unknown) => {

@@ -6,20 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { listDeliveries } from "@/lib/webhooks/inbox";
 import { isolateDatabase } from "../../support/database";
-import { rowsRead, type PlanNode } from "../../support/plans";
+import { explainAnalyze, planOf, rowsRead, type ExplainRow, type PlanNode } from "../../support/plans";
 import { addDeliveries } from "../../support/webhook-deliveries";
 
 /** The list's query as Prisma sends it for `{ outcome }` ordered by id descending, a page and one more. */
 async function explainList(outcome: string, before?: bigint): Promise<PlanNode> {
-  const [row] = await getDb().$queryRawUnsafe<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
-    `EXPLAIN (ANALYZE, FORMAT JSON)
-     SELECT * FROM "WebhookDelivery"
+  const rows = await getDb().$queryRawUnsafe<ExplainRow[]>(
+    explainAnalyze(`SELECT * FROM "WebhookDelivery"
       WHERE outcome = $1::"WebhookOutcome" AND id < $2
-      ORDER BY id DESC LIMIT 51`,
+      ORDER BY id DESC LIMIT 51`),
     outcome,
     before ?? 9_223_372_036_854_775_807n,
   );
-  return row!["QUERY PLAN"][0].Plan;
+  return planOf(rows);
 }
 
 let restore: () => Promise<void>;
