@@ -3,6 +3,7 @@
 // mirror compared with a plain COPY of the same rows, then an incremental run after 1% changed.
 import { fork } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
@@ -19,6 +20,7 @@ import { runReconciliation } from "../../lib/reconcile/run";
 import type { BenchFigure } from "./sandbox";
 import { startApp } from "./app-server";
 import { waitForAutovacuumIdle } from "./quiet";
+import { cpuSeconds, ownCpuSeconds, postgresCpuSeconds } from "./cpu";
 
 const INGEST_SECONDS = 15;
 const INGEST_CONNECTIONS = 50;
@@ -163,7 +165,25 @@ async function quietDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> {
+/** CPU seconds so far of this process, the bench's PostgreSQL and the sandbox. */
+async function cpuNow(databaseUrl: string, sandboxPid: number | undefined) {
+  return {
+    own: ownCpuSeconds(),
+    postgres: await postgresCpuSeconds(new URL(databaseUrl).port),
+    sandbox: await cpuSeconds(sandboxPid),
+  };
+}
+type CpuNow = Awaited<ReturnType<typeof cpuNow>>;
+const cpuSince = (before: CpuNow, after: CpuNow): CpuNow => ({
+  own: after.own - before.own,
+  postgres: after.postgres - before.postgres,
+  sandbox: after.sandbox - before.sandbox,
+});
+
+async function copyRows(
+  databaseUrl: string,
+  ops: Operation[],
+): Promise<{ ms: number; buildMs: number; cpu: CpuNow }> {
   await quietDatabase(databaseUrl);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -193,11 +213,14 @@ async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> 
       "raw",
       "lastSource",
     ] as const;
+    const cpuBefore = await cpuNow(databaseUrl, undefined);
     const started = performance.now();
     const now = new Date();
     const iso = now.toISOString();
     const json = new Set(["raw"]);
     // A line a row, streamed as before: one text of all 100,000 rows would cost the baseline its own time.
+    // The lines are built before the COPY starts (as since the baseline was first measured): its time
+    // is both parts, one after the other, and each is reported.
     const lines = ops.map((op) =>
       copyText(
         [mirrorRow(op, "reconciliation", { paymentMethod: null, kept: null, receivedAt: now, now: iso })],
@@ -205,13 +228,15 @@ async function copyRows(databaseUrl: string, ops: Operation[]): Promise<number> 
         json,
       ),
     );
+    const built = performance.now();
     await pipeline(
       Readable.from(lines),
       client.query(copyFrom(`COPY bench_copy (${columns.map((c) => `"${c}"`).join(", ")}) FROM STDIN`)),
     );
     const ms = performance.now() - started;
+    const cpu = cpuSince(cpuBefore, await cpuNow(databaseUrl, undefined));
     await client.query("DROP TABLE bench_copy");
-    return ms;
+    return { ms, buildMs: built - started, cpu };
   } finally {
     await client.end();
   }
@@ -232,6 +257,26 @@ export async function startSandboxProcess(): Promise<{
     child.once("exit", (code) => reject(new Error(`sandbox process exited with ${code}`)));
   });
   return { url, token, pid: child.pid, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * Where a step's time goes in CPU: this process (the client), PostgreSQL and the sandbox, and how busy
+ * they kept the machine's cores (100 % = every core busy for the whole step).
+ */
+function cpuFigures(step: string, ms: number, cpu: CpuNow): BenchFigure[] {
+  const total = cpu.own + cpu.postgres + cpu.sandbox;
+  return [
+    { name: `reconcile: ${step} CPU, this process`, value: round(cpu.own, 2), unit: "s" },
+    { name: `reconcile: ${step} CPU, PostgreSQL`, value: round(cpu.postgres, 2), unit: "s" },
+    ...(cpu.sandbox > 0
+      ? [{ name: `reconcile: ${step} CPU, sandbox`, value: round(cpu.sandbox, 2), unit: "s" }]
+      : []),
+    {
+      name: `reconcile: ${step} CPU / (cores × wall time)`,
+      value: Math.round((100 * total) / ((os.availableParallelism() * ms) / 1000)),
+      unit: "%",
+    },
+  ];
 }
 
 async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> {
@@ -257,9 +302,11 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
     });
 
     await quietDatabase(databaseUrl);
+    const cpuBefore = await cpuNow(databaseUrl, sandbox.pid);
     let started = performance.now();
     const full = await runReconciliation({ kind: "full", platform, take: 1000 });
     const fullMs = performance.now() - started;
+    const fullCpu = cpuSince(cpuBefore, await cpuNow(databaseUrl, sandbox.pid));
     if (full.status !== "completed") throw new Error(`full reconciliation: ${full.status}`);
 
     // The same pages read again with nothing written: the part of the run no database work can shorten.
@@ -268,7 +315,8 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
     for (let skip = 0; skip < RECONCILE_OPERATIONS; skip += 1000)
       all.push(...(await platform.listOperations({ skip, take: 1000 })).operations);
     const readMs = performance.now() - started;
-    const copyMs = await copyRows(databaseUrl, all);
+    const copy = await copyRows(databaseUrl, all);
+    const copyMs = copy.ms;
 
     // 1% of the operations change: new pay-ins arrive and open ones move on.
     for (let i = 0; i < RECONCILE_OPERATIONS / 100; i++) {
@@ -309,6 +357,23 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
         goal: "<= 2",
         ok: fullMs / copyMs <= 2,
       },
+      {
+        name: "reconcile: plain COPY, building its rows in this process",
+        value: round(copy.buildMs / 1000, 2),
+        unit: "s",
+      },
+      {
+        name: "reconcile: plain COPY, the COPY statement of the built rows",
+        value: round((copyMs - copy.buildMs) / 1000, 2),
+        unit: "s",
+      },
+      {
+        name: "reconcile: full run time / COPY statement time",
+        value: round(fullMs / (copyMs - copy.buildMs), 1),
+        unit: "x",
+      },
+      ...cpuFigures("full run", fullMs, fullCpu),
+      ...cpuFigures("plain COPY", copyMs, copy.cpu),
       { name: "reconcile: reading the same pages alone", value: round(readMs / 1000, 2), unit: "s" },
       { name: "reconcile: page reads alone / COPY time", value: round(readMs / copyMs, 1), unit: "x" },
       {

@@ -15,7 +15,6 @@
 // BENCH_CHILD_STDERR=1 shows the web and worker processes' errors (they are silent otherwise).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import pg from "pg";
@@ -28,6 +27,7 @@ import { parseWireJson } from "../../lib/platform/wire";
 import { projectRoot } from "../../scripts/lib/database";
 import { startSandboxProcess } from "./integration";
 import type { BenchFigure } from "./sandbox";
+import { cpuSeconds, ownCpuSeconds, postgresCpuSeconds } from "./cpu";
 import { packageScript } from "./package-script";
 import { waitForAutovacuumIdle } from "./quiet";
 
@@ -91,40 +91,13 @@ function postBody(agent: http.Agent, url: string, body: string): Promise<number>
   });
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-async function cpuSeconds(pid: number | undefined): Promise<number> {
-  if (!pid) return 0;
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100/s)
-}
-
-/** CPU seconds of the PostgreSQL server listening on `port` and its backends (other servers on the machine not counted). */
-async function postgresCpuSeconds(port: string): Promise<number> {
-  const pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  const read = (pid: string, file: string) => readFile(`/proc/${pid}/${file}`, "utf8").catch(() => "");
-  const postgres = [];
-  for (const pid of pids) {
-    if ((await read(pid, "comm")).trim() !== "postgres") continue;
-    const stat = await read(pid, "stat");
-    const parent = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? "";
-    postgres.push({ pid, parent, args: (await read(pid, "cmdline")).split("\0") });
-  }
-  const server = postgres.find((p) => p.args.includes("-p") && p.args[p.args.indexOf("-p") + 1] === port);
-  if (!server) return 0;
-  const ours = postgres.filter((p) => p.pid === server.pid || p.parent === server.pid);
-  const seconds = await Promise.all(ours.map((p) => cpuSeconds(Number(p.pid))));
-  return seconds.reduce((sum, s) => sum + s, 0);
-}
-
 /** CPU seconds so far of each process in the pipeline: where the machine's cores go per event. */
 async function pipelineCpu(
   databasePort: string,
   pids: { web?: number; sandbox?: number; workers: (number | undefined)[] },
 ) {
-  const own = process.cpuUsage();
   return {
-    sender: (own.user + own.system) / 1e6,
+    sender: ownCpuSeconds(),
     web: await cpuSeconds(pids.web),
     sandbox: await cpuSeconds(pids.sandbox),
     workers: (await Promise.all(pids.workers.map((pid) => cpuSeconds(pid)))).reduce((s, c) => s + c, 0),
