@@ -1,21 +1,17 @@
 /**
  * Response schemas (zod 4) over lossless-parsed wire values: amounts become Decimal, timestamps Date
  * (ms) plus their original text, enums are normalised (case, `SBP` -> `sbp`). Unknown extra fields are
- * dropped from the typed object but kept in `raw`/`rawJson` for storage.
+ * dropped from the typed object but kept in `raw` for storage.
+ * A decoded object keeps nothing of the parsed wire value: holding it would keep every operation's
+ * whole parsed tree alive as long as the operation, for the garbage collector to copy (measured on a
+ * reconciliation: 0.6 s more of the client's CPU per 100,000 operations).
  */
 import "server-only";
 import { z } from "zod";
 import type { Decimal } from "@/lib/money/decimal";
 import { normalisePaymentMethod, type PaymentMethod } from "./payment-methods";
 import { parsePlatformTimestamp } from "./timestamps";
-import {
-  decimalFromWire,
-  isWireObject,
-  stringifyWire,
-  wireToRaw,
-  type RawJson,
-  type WireValue,
-} from "./wire";
+import { decimalFromWire, isWireObject, wireToRaw, type RawJson, type WireValue } from "./wire";
 import { normalisedText } from "./normalised-text";
 
 export const OPERATION_STATUSES = [
@@ -181,8 +177,6 @@ export interface Operation {
   linkPaymentForm: string | null;
   /** The operation object as received, numbers as exact strings: for a JSON column. */
   raw: { [key: string]: RawJson };
-  /** The operation object re-serialised exactly (numbers as JSON numbers, digits unchanged). */
-  rawJson: string;
 }
 
 function safeParseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -222,10 +216,6 @@ export function decodeOperation(value: WireValue, what = "operation"): Operation
         : (f.paymentDetailsData ?? null),
     linkPaymentForm: f.linkPaymentForm ?? null,
     raw: wireToRaw(value) as { [key: string]: RawJson },
-    // Serialised only when asked for: a reconciliation page decodes a thousand operations.
-    get rawJson() {
-      return stringifyWire(value);
-    },
   };
 }
 
@@ -250,7 +240,6 @@ export interface PaymentFormResult {
   status: OperationStatus | null;
   operation: Operation | null;
   raw: { [key: string]: RawJson };
-  rawJson: string;
 }
 
 const paymentFormSchema = z.object({
@@ -273,10 +262,6 @@ export function decodePaymentForm(value: WireValue): PaymentFormResult {
     status: f.status ?? null,
     operation,
     raw: wireToRaw(value) as { [key: string]: RawJson },
-    // Serialised only when asked for: a reconciliation page decodes a thousand operations.
-    get rawJson() {
-      return stringifyWire(value);
-    },
   };
 }
 

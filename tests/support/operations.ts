@@ -1,7 +1,27 @@
 // Builds platform operation snapshots the way the client decodes them from the wire.
 import { randomUUID } from "node:crypto";
 import { decodeOperation, type Operation } from "@/lib/platform/schemas";
-import { parseWireJson } from "@/lib/platform/wire";
+import { LosslessNumber, parseWireJson, stringifyWire, type WireValue } from "@/lib/platform/wire";
+
+/** An operation's amounts: JSON numbers on the wire, their exact text in `raw`. */
+export const AMOUNT_FIELDS = [
+  "amountInitial",
+  "amountRandomized",
+  "amount",
+  "amountComission",
+  "amountInCurrencyBalance",
+  "amountComissionInCurrencyBalance",
+  "exchangeRate",
+] as const;
+const amountFields: ReadonlySet<string> = new Set(AMOUNT_FIELDS);
+
+/** The operation as the platform's JSON: `raw` with its amounts written back as numbers, digits unchanged. */
+export function wireJsonOf(op: Operation): string {
+  const wire: { [key: string]: WireValue } = {};
+  for (const [key, value] of Object.entries(op.raw))
+    wire[key] = amountFields.has(key) && typeof value === "string" ? new LosslessNumber(value) : value;
+  return stringifyWire(wire);
+}
 
 export type SnapshotInput = {
   id?: string;

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { Operation } from "@/lib/platform/schemas";
 import { handleIfWebhook, type ReceiverOptions } from "@/lib/webhooks/http-receiver";
 import { receiveWebhook } from "@/lib/webhooks/receive";
-import { snapshot } from "./operations";
+import { snapshot, wireJsonOf } from "./operations";
 
 /** The spec's envelope around `data`, as the platform posts it. */
 export function envelopeBody(data: unknown, traceID: string = randomUUID()): string {
@@ -15,7 +15,7 @@ export function envelopeBody(data: unknown, traceID: string = randomUUID()): str
 
 /** A webhook body for an operation (a fresh one in progress by default). */
 export function webhookBody(op: Operation = snapshot({ status: "in_progress" }), traceID?: string): string {
-  return envelopeBody(JSON.parse(op.rawJson), traceID);
+  return envelopeBody(JSON.parse(wireJsonOf(op)), traceID);
 }
 
 /** `data` in the spec's envelope, received with no secrets configured (the receiver's checks pass). */
@@ -35,7 +35,7 @@ export function deliverEnvelope(data: Record<string, unknown>, sourceIp = "203.0
 
 /** The operation as its webhook. */
 export async function deliverOperation(op: Operation): Promise<void> {
-  await deliverEnvelope(JSON.parse(op.rawJson) as Record<string, unknown>);
+  await deliverEnvelope(JSON.parse(wireJsonOf(op)) as Record<string, unknown>);
 }
 
 export type WebhookServer = { origin: string; close: () => Promise<void> };

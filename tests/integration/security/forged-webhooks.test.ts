@@ -12,6 +12,7 @@ import type { PlatformClient } from "@/lib/platform/client";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { processPendingWebhooks } from "@/lib/webhooks/process";
 import { deliverEnvelope } from "../../support/webhooks";
+import { AMOUNT_FIELDS, wireJsonOf } from "../../support/operations";
 import { isolateDatabase } from "../../support/database";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 import { outcomeNoteIn } from "../../support/notes";
@@ -53,7 +54,7 @@ async function mirroredPayIn(): Promise<string> {
 async function platformWire(id: string): Promise<Record<string, unknown>> {
   const { operation } = await platform.getOperation(id);
   if (!operation) throw new Error(`the platform does not know ${id}`);
-  return JSON.parse(operation.rawJson) as Record<string, unknown>;
+  return JSON.parse(wireJsonOf(operation)) as Record<string, unknown>;
 }
 
 async function platformOperation(id: string) {
@@ -72,16 +73,6 @@ async function deliverAndProcess(data: Record<string, unknown>) {
   await processPendingWebhooks(platform);
   return db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
 }
-
-const AMOUNT_FIELDS = [
-  "amountInitial",
-  "amountRandomized",
-  "amount",
-  "amountComission",
-  "amountInCurrencyBalance",
-  "amountComissionInCurrencyBalance",
-  "exchangeRate",
-] as const;
 
 function forgedAmounts(value: number) {
   return Object.fromEntries(AMOUNT_FIELDS.map((f) => [f, value]));
@@ -133,7 +124,7 @@ describe("a webhook never creates a row or sets amounts on its own word", () => 
 
   it("a webhook for a real operation the mirror lacks is inserted with the platform's amounts, not the webhook's", async () => {
     const { operation } = await platform.createPayIn(payIn()); // created, never mirrored
-    const wire = JSON.parse(operation.rawJson) as Record<string, unknown>;
+    const wire = JSON.parse(wireJsonOf(operation)) as Record<string, unknown>;
     const delivery = await deliverAndProcess({
       ...wire,
       status: "in_progress",

@@ -12,7 +12,7 @@ import { getDelivery } from "@/lib/webhooks/inbox";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
-import { snapshot } from "../../support/operations";
+import { snapshot, wireJsonOf } from "../../support/operations";
 import { envelopeBody, webhookBody } from "../../support/webhooks";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
@@ -41,7 +41,7 @@ async function signInAs(role: "support" | "finance" | "admin") {
 
 /** A pay-in webhook in the spec's envelope, its details carrying a full card number. */
 function payInWebhook(): string {
-  const op = JSON.parse(snapshot({ status: "in_progress" }).rawJson) as Record<string, unknown>;
+  const op = JSON.parse(wireJsonOf(snapshot({ status: "in_progress" }))) as Record<string, unknown>;
   op.typeOperation = "payIn";
   op.paymentDetailsData = {
     paymentMethod: "toCard",

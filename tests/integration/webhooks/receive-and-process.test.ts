@@ -7,7 +7,7 @@ import { MAX_PROCESSING_ATTEMPTS, processPendingWebhooks } from "@/lib/webhooks/
 import { receiveWebhook, type ReceiveConfig } from "@/lib/webhooks/receive";
 import { ipAllowed } from "@/lib/http/ip-allowlist";
 import { forgetCachedSettings } from "@/lib/settings/settings";
-import { snapshot } from "../../support/operations";
+import { snapshot, wireJsonOf } from "../../support/operations";
 import { outcomeNoteIn } from "../../support/notes";
 import { webhookBody } from "../../support/webhooks";
 
@@ -69,7 +69,7 @@ describe("webhook receiver: store raw first, then answer", () => {
 
   it("accepts the bare operation body of the wire notes", async () => {
     const op = snapshot({ status: "in_progress" });
-    const result = await deliver(op.rawJson);
+    const result = await deliver(wireJsonOf(op));
     expect(result).toMatchObject({ httpStatus: 200, outcome: "received" });
   });
 

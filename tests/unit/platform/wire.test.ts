@@ -25,7 +25,7 @@ describe("lossless parsing", () => {
     },
   );
 
-  test("raw form keeps numbers as their exact text; rawJson round-trips the digits", () => {
+  test("raw form keeps numbers as their exact text; stringifyWire round-trips the digits", () => {
     const text = `{"a":922337203685477.5807,"b":[62.50,null,true,"x"],"c":{"d":0}}`;
     const wire = parseWireJson(text);
     expect(wireToRaw(wire)).toEqual({
