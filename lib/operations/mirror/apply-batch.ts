@@ -58,8 +58,13 @@ export async function applySnapshotsBatch(
       await writeMirrorRows(tx, writes, current);
       await writeStatusChanges(tx, history);
       // The ledger is derived once, after both writes, rather than by each statement's trigger
-      // (migration 20261124005334_ledger_derivation_deferred_for_batches; the setting below).
-      await tx.query(`SELECT ledger_derive_postings($1::uuid[])`, [writes.map((w) => w.id)]);
+      // (migration 20261124005334_ledger_derivation_deferred_for_batches; the setting below). Operations
+      // the mirror did not have have no postings: the derivation does not look for theirs (migration
+      // 20261125002333_ledger_derivation_of_new_operations).
+      const known: string[] = [];
+      const added: string[] = [];
+      for (const { id } of writes) (current.has(id) ? known : added).push(id);
+      await tx.query(`SELECT ledger_derive_postings($1::uuid[], $2::uuid[])`, [known, added]);
       return results;
     },
     { statementTimeoutMs: 60_000, settings: { "paydesk.ledger_derivation": "deferred" } },

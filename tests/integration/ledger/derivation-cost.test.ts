@@ -2,7 +2,9 @@
 // search for postings the rules no longer make (a failed pay-out's hold replaced by its release...) read
 // the whole LedgerPosting table on every page of a first reconciliation: planned from statistics taken
 // while the ledger was small, `"operationId" = ANY(1,000 ids)` looked like most of the table (issue 16,
-// reconciliation: 235,000 postings read per page at the end of a 100,000-operation load).
+// reconciliation: 235,000 postings read per page at the end of a 100,000-operation load). Operations the
+// caller inserted in its transaction are not looked up in the ledger at all (migration
+// 20261125002333_ledger_derivation_of_new_operations).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { isolateDatabase } from "../../support/database";
@@ -112,5 +114,59 @@ describe("deriving the postings of a page of operations", () => {
     expect(config).toEqual(
       expect.arrayContaining(["enable_seqscan=off", "plan_cache_mode=force_generic_plan"]),
     );
+  });
+});
+
+describe("deriving operations the caller inserted (new_ids)", () => {
+  /** Inserts pay-ins with the triggers deferred, then derives them; returns the ledger's index scans. */
+  async function insertAndDerive(count: number, call: (ids: string[]) => string): Promise<number> {
+    return getDb().$transaction(async (tx) => {
+      await tx.$executeRaw`SET LOCAL paydesk.ledger_derivation = 'deferred'`;
+      const ids = (
+        await tx.$queryRaw<{ id: string }[]>`
+          INSERT INTO "Operation" (id, "dateAdded", "dateUpdated", "typeOperation", status,
+            "idTransactionMerchant", "amountInitial", amount, currency, "amountInCurrencyBalance",
+            "amountComissionInCurrencyBalance", raw, "lastSource")
+          SELECT gen_random_uuid(), now(), now(), 'payIn', 'success', 'new-' || gen_random_uuid(), 100, 100,
+            'RUB', 1.05, 0.0157, '{}', 'reconciliation'
+          FROM generate_series(1, ${count})
+          RETURNING id::text`
+      ).map((r) => r.id);
+      const scans = async () =>
+        Number(
+          (
+            await tx.$queryRaw<[{ scans: bigint | null }]>`
+              SELECT idx_scan AS scans FROM pg_stat_xact_user_tables WHERE relname = 'LedgerPosting'`
+          )[0].scans ?? 0,
+        );
+      const before = await scans();
+      await tx.$executeRawUnsafe(call(ids));
+      const after = await scans();
+      const [{ postings }] = await tx.$queryRaw<[{ postings: bigint }]>`
+        SELECT count(*) AS postings FROM "LedgerPosting" WHERE "operationId" = ANY(${ids}::uuid[])`;
+      expect(Number(postings)).toBe(2 * count);
+      return after - before;
+    });
+  }
+
+  const list = (ids: string[]) => `'{${ids.join(",")}}'::uuid[]`;
+
+  it("derives them without reading the ledger; as ids that may have postings, it reads it", async () => {
+    expect(await insertAndDerive(PAGE, (ids) => `SELECT ledger_derive_postings('{}', ${list(ids)})`)).toBe(0);
+    expect(
+      await insertAndDerive(PAGE, (ids) => `SELECT ledger_derive_postings(${list(ids)})`),
+    ).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("refuses one that has postings after all: the transaction fails on the primary key and the ledger is unchanged", async () => {
+    const [id] = await addOperations(1);
+    const ledger = () =>
+      getDb().ledgerPosting.findMany({ where: { operationId: id }, orderBy: { kind: "asc" } });
+    const before = await ledger();
+    expect(before).toHaveLength(2);
+    await expect(
+      getDb().$executeRawUnsafe(`SELECT ledger_derive_postings('{}', ARRAY['${id}'::uuid])`),
+    ).rejects.toThrow(/LedgerPosting_pkey|duplicate key/);
+    expect(await ledger()).toEqual(before);
   });
 });

@@ -22,7 +22,7 @@ afterAll(() => restore());
 
 class RolledBack extends Error {}
 
-const CALLS = `SELECT pg_stat_get_xact_function_calls('ledger_derive_postings(uuid[])'::regprocedure) AS calls`;
+const CALLS = `SELECT pg_stat_get_xact_function_calls('ledger_derive_postings(uuid[], uuid[])'::regprocedure) AS calls`;
 
 /**
  * How many times ledger_derive_postings ran for the statement, which is then undone. The count is the
