@@ -4,8 +4,9 @@
 -- operation of a page is new, and those two lookups walked the ledger's primary key for 1,000 ids the
 -- ledger did not have: the largest part of the derivation after the foreign-key checks, growing with the
 -- ledger (a profile of the database's CPU for 100,000 operations: ~10 % of it).
--- Were an id of `new_ids` to have postings after all, the plain INSERT of its postings would fail on the
--- primary key and with it the transaction: nothing is written twice.
+-- An operation the mirror did not have cannot have postings: they reference it (foreign key). Were an id
+-- with postings passed in `new_ids` all the same, a posting of a kind it already has fails the plain
+-- INSERT on the primary key, and with it the transaction.
 -- Callers: a reconciliation page (lib/operations/mirror/apply-batch.ts) and the operations' insert
 -- trigger. The old one-list call still works (new_ids defaults to none), so the previous release's
 -- queries are unchanged in a rolling deploy. The function keeps enable_seqscan = off and its generic plan
