@@ -153,7 +153,9 @@ async function benchIngest(env: NodeJS.ProcessEnv, databaseUrl: string): Promise
 
 /**
  * Before a measured step: the ingest section's webhook deliveries vacuumed now (autovacuum would start on
- * them at its next look, during the run), then no autovacuum worker busy.
+ * them at its next look, during the run), then no autovacuum worker busy, then a checkpoint. A full run
+ * writes ~270 MB of WAL and a COPY ~170 MB: without it, the checkpoint PostgreSQL starts at every 1 GB
+ * (max_wal_size) fell on whichever step was running, with its writes and the full-page images after it.
  */
 async function quietDatabase(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -161,6 +163,7 @@ async function quietDatabase(databaseUrl: string): Promise<void> {
   try {
     await client.query(`VACUUM (ANALYZE) "WebhookDelivery"`);
     await waitForAutovacuumIdle(client);
+    await client.query("CHECKPOINT");
   } finally {
     await client.end();
   }
