@@ -10,8 +10,9 @@ import { getSettings, type Settings } from "@/lib/settings/settings";
  *   - rows of an operation with an open drift item (the evidence of the disagreement);
  *   - rows of a pay-out (its operation, its idTransactionMerchant, its last traceID);
  *   - rows an audit entry points at (the row itself, or the operation the entry is about).
- * Issued statements: no such table yet. When it lands, add its predicate to `protectedApiCall` and
- * `protectedWebhook` (the statement's operations), the one place both sweeps ask.
+ * Issued statements point at none of these rows: each is frozen whole (its lines, totals, hash and the
+ * bytes of each download), and its operations, their history and postings are never pruned. Keeping
+ * every statement's call records would keep nearly all of them, a statement being issued every month.
  *
  * Why batches and not monthly partitions: the trace lookup searches by traceID and by operation without
  * a time bound, so on a table partitioned by month each lookup probes every partition's index (one per

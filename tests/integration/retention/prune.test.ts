@@ -1,12 +1,16 @@
 // Retention of ApiCall and WebhookDelivery: old rows go in bounded batches, failed calls and refused
 // webhooks stay longer, and rows that an open drift item, a pay-out, an audit entry or the inbox still
-// needs are never deleted, whatever their age.
+// needs are never deleted, whatever their age. An issued statement needs none of them: it is whole
+// without them.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { Settings } from "@/lib/settings/settings";
 import { forgetCachedSettings, getSettings } from "@/lib/settings/settings";
 import { pruneExpiredRecords } from "@/lib/retention/prune";
+import { automaticActor } from "@/lib/audit/log";
+import { issueStatement, issuedDocument, issuedFile, markSupersededStatements } from "@/lib/statements/issue";
+import { renderers } from "@/lib/statements/respond";
 import { createStaff, insertOperations } from "../../support/mirror";
 import { isolateDatabase } from "../../support/database";
 
@@ -207,5 +211,58 @@ describe("retention of webhook bodies", () => {
       "reprocessed-400d",
     ]);
     expect(result.webhooks).toMatchObject({ deleted: 3, finished: true });
+  });
+});
+
+describe("retention and issued statements", () => {
+  it("an issued statement needs no call record or webhook body: after they go it is whole, the same bytes, not superseded", async () => {
+    const db = getDb();
+    const day = (d: number) => new Date(Date.UTC(2026, 1, d, 12));
+    const operations = await insertOperations([
+      { dateAdded: day(3), dateUpdated: day(4), status: "success" },
+      { dateAdded: day(5), dateUpdated: day(6), status: "success", typeOperation: "payOut" },
+    ]);
+    const { id } = await issueStatement(
+      { from: new Date("2026-02-01T00:00:00Z"), to: new Date("2026-03-01T00:00:00Z"), tz: "UTC" },
+      automaticActor,
+    );
+    const csv = await issuedFile(id, "csv", renderers.csv);
+    const before = await db.issuedStatement.findUniqueOrThrow({ where: { id } });
+    const files = () => db.issuedStatementFile.findMany({ where: { statementId: id } });
+    const filesBefore = await files();
+    const lines = async () => {
+      const out = [];
+      for await (const chunk of (await issuedDocument(id))!.lines()) out.push(...chunk);
+      return out;
+    };
+    const linesBefore = await lines();
+    expect(new Set(linesBefore.map((l) => l.key))).toEqual(new Set(operations));
+
+    await calls(
+      operations.map((operationId, i) => ({ tag: `of-statement-${i}`, at: daysAgo(100), operationId })),
+    );
+    await db.webhookDelivery.createMany({
+      data: operations.map((operationId) => ({
+        receivedAt: daysAgo(100),
+        headers: {},
+        body: "{}",
+        bodyBytes: 2,
+        outcome: "applied" as const,
+        processedAt: daysAgo(100),
+        operationId,
+      })),
+    });
+    const result = await pruneExpiredRecords({ now, settings });
+    expect(result.apiCalls.deleted).toBe(2);
+    expect(result.webhooks.deleted).toBe(2);
+
+    const after = await db.issuedStatement.findUniqueOrThrow({ where: { id } });
+    expect(after).toEqual(before);
+    expect(Buffer.compare(Buffer.from(after.content), Buffer.from(before.content))).toBe(0);
+    expect(await files()).toEqual(filesBefore);
+    expect(await lines()).toEqual(linesBefore);
+    expect(Buffer.compare((await issuedFile(id, "csv", renderers.csv))!, csv!)).toBe(0);
+    expect(await markSupersededStatements(now)).toBe(0);
+    expect(await db.auditLog.count({ where: { action: "statements.issue", targetId: id } })).toBe(1);
   });
 });
