@@ -63,6 +63,20 @@ async function remainingCalls(): Promise<string[]> {
   return rows.map((r) => r.path.replace("/test/", ""));
 }
 
+async function webhook(tag: string, at: Date, outcome: string, extra: { operationId?: string } = {}) {
+  return getDb().webhookDelivery.create({
+    data: {
+      receivedAt: at,
+      headers: {},
+      body: tag,
+      bodyBytes: tag.length,
+      outcome: outcome as "applied",
+      processedAt: outcome === "received" ? null : at,
+      operationId: extra.operationId ?? null,
+    },
+  });
+}
+
 describe("retention of platform calls", () => {
   it("defaults to 90 days, failed calls 365", () => {
     expect(settings).toMatchObject({
@@ -169,19 +183,6 @@ describe("retention of platform calls", () => {
 });
 
 describe("retention of webhook bodies", () => {
-  async function webhook(tag: string, at: Date, outcome: string, extra: { operationId?: string } = {}) {
-    return getDb().webhookDelivery.create({
-      data: {
-        receivedAt: at,
-        headers: {},
-        body: tag,
-        bodyBytes: tag.length,
-        outcome: outcome as "applied",
-        processedAt: outcome === "received" ? null : at,
-        operationId: extra.operationId ?? null,
-      },
-    });
-  }
   const remaining = async () =>
     (await getDb().webhookDelivery.findMany({ orderBy: { id: "asc" } })).map((w) => w.body);
 
@@ -241,17 +242,8 @@ describe("retention and issued statements", () => {
     await calls(
       operations.map((operationId, i) => ({ tag: `of-statement-${i}`, at: daysAgo(100), operationId })),
     );
-    await db.webhookDelivery.createMany({
-      data: operations.map((operationId) => ({
-        receivedAt: daysAgo(100),
-        headers: {},
-        body: "{}",
-        bodyBytes: 2,
-        outcome: "applied" as const,
-        processedAt: daysAgo(100),
-        operationId,
-      })),
-    });
+    for (const [i, operationId] of operations.entries())
+      await webhook(`of-statement-${i}`, daysAgo(100), "applied", { operationId });
     const result = await pruneExpiredRecords({ now, settings });
     expect(result.apiCalls.deleted).toBe(2);
     expect(result.webhooks.deleted).toBe(2);
