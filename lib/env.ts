@@ -110,6 +110,14 @@ export const envSchema = z
     WEBHOOK_PROCESSING_CONCURRENCY: positiveInt(16, "a whole number of loops"),
     /** The language of a user with no saved preference whose browser asks for neither ru nor en. */
     DEFAULT_LOCALE: z.enum(["ru", "en"], { error: "must be ru or en" }).default("ru"),
+    /**
+     * Bearer token of the monitoring that may read /api/health's details (what failed and why). Without
+     * it the answer names the failing parts only: the route is public and the details are internal.
+     */
+    HEALTH_TOKEN: optionalString.refine(
+      (v) => v === undefined || /^[\x21-\x7e]{24,}$/.test(v),
+      "must be at least 24 printable ASCII characters without spaces (openssl rand -base64 32)",
+    ),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
     E2E_ERROR_PROBE: z.stringbool({ error: "must be 1 or 0" }).default(false),
   })

@@ -1,9 +1,9 @@
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
 import { storeInboxRow } from "@/lib/webhooks/inbox-writer";
 import { getEnv } from "@/lib/env";
 import type { WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { ipAllowed } from "@/lib/http/ip-allowlist";
+import { sameSecret } from "@/lib/http/same-secret";
 import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
 import { getSettings } from "@/lib/settings/settings";
 import { requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
@@ -41,13 +41,6 @@ export type LimitedResult = { httpStatus: 429; deliveryId: null; outcome: null }
 const limited: LimitedResult = { httpStatus: 429, deliveryId: null, outcome: null };
 
 type Verdict = { httpStatus: 200 | 400 | 401 | 403 | 404; outcome: WebhookOutcome; note: OutcomeNote | null };
-
-function sameSecret(given: string | null, expected: string): boolean {
-  if (given === null) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 function keptHeaders(headers: IncomingWebhook["headers"]) {
   const kept: Record<string, string> = {};

@@ -58,6 +58,15 @@ describe("lib/env", () => {
     ],
     [{ WEBHOOK_PATH_SECRET: "short" }, /^Configuration error: WEBHOOK_PATH_SECRET must be at least 16/],
     [{ AUTH_OIDC_ISSUER: "https://sso.example.com" }, /^Configuration error: AUTH_OIDC_ISSUER SSO needs/],
+    [{ HEALTH_TOKEN: "short" }, /^Configuration error: HEALTH_TOKEN must be at least 24 printable/],
+    [
+      { HEALTH_TOKEN: `${"t".repeat(24)} x` },
+      /^Configuration error: HEALTH_TOKEN must be at least 24 printable/,
+    ],
+    [
+      { HEALTH_TOKEN: `${"t".repeat(24)}\u202e` },
+      /^Configuration error: HEALTH_TOKEN must be at least 24 printable/,
+    ],
   ])("names the variable and what it expects: %o", (override, expected) => {
     const found = problems({ ...valid, ...override });
     expect(found).toHaveLength(1);
