@@ -4,6 +4,7 @@ import { describeDatabaseProblem } from "@/lib/db-check";
 import { getEnv } from "@/lib/env";
 import type { PlatformClient } from "@/lib/platform/client";
 import { getPlatformClient } from "@/lib/platform/from-env";
+import { sharedResult } from "@/lib/shared-result";
 
 // Thresholds beyond which a part is reported failing.
 const WEBHOOK_LAG_LIMIT_MS = 5 * 60_000;
@@ -25,35 +26,8 @@ export type HealthOptions = {
 const part = (state: HealthState, detail: string): HealthPart => ({ ok: state === "ok", state, detail });
 const age = (from: Date, now: Date) => `${Math.round((now.getTime() - from.getTime()) / 1000)} s ago`;
 
-/**
- * One check answers every caller for a while: concurrent callers share the check in flight, and a
- * finished one answers for `reuseMs` more. /api/health is public; a flood of requests must not become a
- * flood of database connections (the database part opens one of its own) or of queries.
- */
-export function sharedHealth(check: () => Promise<Health>, reuseMs: number): () => Promise<Health> {
-  let current: Promise<Health> | null = null;
-  let running = false;
-  let finishedAt = 0;
-  return () => {
-    if (current && (running || Date.now() - finishedAt < reuseMs)) return current;
-    const started = check();
-    current = started;
-    running = true;
-    started.then(
-      () => {
-        running = false;
-        finishedAt = Date.now();
-      },
-      () => {
-        running = false;
-        current = null; // a check that threw is not an answer to keep
-      },
-    );
-    return started;
-  };
-}
-
-export const currentHealth = sharedHealth(() => checkHealth(), 1_000);
+// One check a second answers every request: the database part opens a connection of its own.
+export const currentHealth = sharedResult(() => checkHealth(), 1_000);
 
 /** Database, platform reachability, webhook queue lag and the last complete reconciliation. */
 export async function checkHealth(options: HealthOptions = {}): Promise<Health> {

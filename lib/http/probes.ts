@@ -1,6 +1,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getDb } from "@/lib/db";
+import { sharedResult } from "@/lib/shared-result";
 
 /**
  * Cheap probes for an orchestrator, answered by plain node:http ahead of Next.js (scripts/server.ts):
@@ -19,7 +20,7 @@ export function startDraining(): void {
 
 const READY_TIMEOUT_MS = 1_000;
 
-async function databaseAnswers(): Promise<boolean> {
+async function databaseAnswersNow(): Promise<boolean> {
   const query = getDb().$queryRawUnsafe("SELECT 1");
   const timeout = new Promise<never>((_, reject) =>
     setTimeout(() => reject(new Error("timeout")), READY_TIMEOUT_MS).unref(),
@@ -31,6 +32,9 @@ async function databaseAnswers(): Promise<boolean> {
     return false;
   }
 }
+
+// The probes are public like every route behind the proxy: one query a second answers every request.
+const databaseAnswers = sharedResult(databaseAnswersNow, 1_000);
 
 function reply(response: ServerResponse, status: number, body: object) {
   response

@@ -1,16 +1,17 @@
-// /api/health is public: however many requests arrive, one check at a time runs, and its answer is
+// The health routes are public: however many requests arrive, one check at a time runs, and its answer is
 // reused for a moment after it finishes.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { sharedHealth, type Health } from "@/lib/health";
+import { sharedResult } from "@/lib/shared-result";
 
-const healthy: Health = { ok: true, failing: [], parts: {} };
+type Answer = { ok: boolean };
+const healthy: Answer = { ok: true };
 
 function countedCheck() {
-  const calls: Array<(h: Health) => void> = [];
+  const calls: Array<(h: Answer) => void> = [];
   const failures: Array<(e: Error) => void> = [];
   const check = vi.fn(
     () =>
-      new Promise<Health>((resolve, reject) => {
+      new Promise<Answer>((resolve, reject) => {
         calls.push(resolve);
         failures.push(reject);
       }),
@@ -25,10 +26,10 @@ function countedCheck() {
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-describe("sharedHealth", () => {
+describe("sharedResult", () => {
   it("runs one check for many concurrent callers, and they all get its answer", async () => {
     const { check, finish } = countedCheck();
-    const current = sharedHealth(check, 1_000);
+    const current = sharedResult(check, 1_000);
     const answers = Array.from({ length: 50 }, () => current());
     expect(check).toHaveBeenCalledTimes(1);
     finish(0);
@@ -37,7 +38,7 @@ describe("sharedHealth", () => {
 
   it("reuses a finished answer for the reuse time, then checks again", async () => {
     const { check, finish } = countedCheck();
-    const current = sharedHealth(check, 1_000);
+    const current = sharedResult(check, 1_000);
     const first = current();
     finish(0);
     await first;
@@ -52,7 +53,7 @@ describe("sharedHealth", () => {
 
   it("keeps sharing a check that runs longer than the reuse time", () => {
     const { check } = countedCheck();
-    const current = sharedHealth(check, 1_000);
+    const current = sharedResult(check, 1_000);
     const first = current();
     vi.advanceTimersByTime(5_000);
     expect(current()).toBe(first);
@@ -61,7 +62,7 @@ describe("sharedHealth", () => {
 
   it("does not keep a check that threw: the next caller checks again", async () => {
     const { check, fail } = countedCheck();
-    const current = sharedHealth(check, 1_000);
+    const current = sharedResult(check, 1_000);
     const first = current();
     fail(0);
     await expect(first).rejects.toThrow("db");

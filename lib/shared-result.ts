@@ -1,0 +1,27 @@
+/**
+ * One run of `produce` answers every caller for a while: concurrent callers share the run in flight,
+ * and a finished one answers for `reuseMs` more; a run that threw is not kept. For checks that anyone
+ * may ask for (the health routes are public): a flood of requests must not become a flood of work.
+ */
+export function sharedResult<T>(produce: () => Promise<T>, reuseMs: number): () => Promise<T> {
+  let current: Promise<T> | null = null;
+  let running = false;
+  let finishedAt = 0;
+  return () => {
+    if (current && (running || Date.now() - finishedAt < reuseMs)) return current;
+    const started = produce();
+    current = started;
+    running = true;
+    started.then(
+      () => {
+        running = false;
+        finishedAt = Date.now();
+      },
+      () => {
+        running = false;
+        current = null;
+      },
+    );
+    return started;
+  };
+}
