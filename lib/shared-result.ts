@@ -5,20 +5,17 @@
  */
 export function sharedResult<T>(produce: () => Promise<T>, reuseMs: number): () => Promise<T> {
   let current: Promise<T> | null = null;
-  let running = false;
-  let finishedAt = 0;
+  let freshUntil = 0; // Infinity while the run is in flight
   return () => {
-    if (current && (running || Date.now() - finishedAt < reuseMs)) return current;
+    if (current && Date.now() < freshUntil) return current;
     const started = produce();
     current = started;
-    running = true;
+    freshUntil = Number.POSITIVE_INFINITY;
     started.then(
       () => {
-        running = false;
-        finishedAt = Date.now();
+        freshUntil = Date.now() + reuseMs;
       },
       () => {
-        running = false;
         current = null;
       },
     );
