@@ -71,20 +71,22 @@ const sweeps = {
   },
 } satisfies Record<string, Sweep>;
 
+/** Rows older than `normal` go, those kept longer only when older than `longer` (never the newer date). */
+type Cutoffs = { normal: Date; longer: Date };
+
 export type SweepResult = { scanned: number; deleted: number; batches: number; finished: boolean };
 export type RetentionResult = Record<keyof typeof sweeps, SweepResult>;
 
 /**
  * One sweep: batches of `batchSize` rows in time order (keyset on time and id, along the time index), each
- * deleting those past their retention and not protected, up to the shorter retention's cutoff.
+ * deleting those past their retention and not protected, up to the shorter retention's cutoff (`normal`).
  */
 async function sweep(
   s: Sweep,
-  cutoffs: { normal: Date; longer: Date },
+  cutoffs: Cutoffs,
   options: { batchSize: number; deadline: number },
 ): Promise<SweepResult> {
   const db = getDb();
-  const newer = cutoffs.normal > cutoffs.longer ? cutoffs.normal : cutoffs.longer;
   const result: SweepResult = { scanned: 0, deleted: 0, batches: 0, finished: true };
   let afterAt = new Date(0);
   let afterId = 0n;
@@ -110,7 +112,7 @@ async function sweep(
               (SELECT count(*) FROM scanned) AS scanned, (SELECT count(*) FROM gone) AS deleted`,
       afterAt,
       afterId,
-      newer,
+      cutoffs.normal,
       options.batchSize,
       cutoffs.normal,
       cutoffs.longer,
@@ -132,6 +134,12 @@ export async function pruneExpiredRecords(
   const now = (options.now ?? new Date()).getTime();
   const settings = options.settings ?? (await getSettings());
   const daysAgo = (days: number) => new Date(now - days * DAY_MS);
+  // Saving a setting refuses a shorter period for the longer-kept rows (lib/settings); a pair stored
+  // out of order all the same (by hand in the database) still keeps them as long as the rest.
+  const cutoffs = (normalDays: number, longerDays: number): Cutoffs => ({
+    normal: daysAgo(normalDays),
+    longer: daysAgo(Math.max(normalDays, longerDays)),
+  });
   const run = {
     batchSize: options.batchSize ?? RETENTION_BATCH_SIZE,
     deadline: Date.now() + (options.budgetMs ?? RUN_BUDGET_MS),
@@ -139,18 +147,12 @@ export async function pruneExpiredRecords(
   return {
     apiCalls: await sweep(
       sweeps.apiCalls,
-      {
-        normal: daysAgo(settings.apiCallRetentionDays),
-        longer: daysAgo(settings.failedApiCallRetentionDays),
-      },
+      cutoffs(settings.apiCallRetentionDays, settings.failedApiCallRetentionDays),
       run,
     ),
     webhooks: await sweep(
       sweeps.webhooks,
-      {
-        normal: daysAgo(settings.webhookRetentionDays),
-        longer: daysAgo(settings.refusedWebhookRetentionDays),
-      },
+      cutoffs(settings.webhookRetentionDays, settings.refusedWebhookRetentionDays),
       run,
     ),
   };

@@ -271,6 +271,31 @@ function problemText(issue: z.core.$ZodIssue | undefined, t: SettingsTranslator)
   return t(key as "title", values as never);
 }
 
+/** Failed calls and refused webhooks are what support digs into later: kept at least as long as the rest. */
+const RETENTION_PAIRS = [
+  { normal: "apiCallRetentionDays", longer: "failedApiCallRetentionDays" },
+  { normal: "webhookRetentionDays", longer: "refusedWebhookRetentionDays" },
+] as const;
+
+/** What a change of `k` would put out of order among settings that bound one another, in words; or null. */
+function orderProblem(k: SettingKey, next: Settings, t: SettingsTranslator): string | null {
+  if (
+    (k === "autoApproveBelow" || k === "twoApprovalsAbove") &&
+    next.autoApproveBelow !== null &&
+    next.twoApprovalsAbove !== null &&
+    new Decimal(next.autoApproveBelow).greaterThan(next.twoApprovalsAbove)
+  ) {
+    return t("validation.limitsOrder");
+  }
+  for (const { normal, longer } of RETENTION_PAIRS) {
+    if ((k !== normal && k !== longer) || next[longer] >= next[normal]) continue;
+    return k === longer
+      ? t("validation.retentionAtLeast", { days: next[normal] })
+      : t("validation.retentionAtMost", { days: next[longer] });
+  }
+  return null;
+}
+
 /**
  * Validates and stores one setting, audited with the old and new value (the bearer token as
  * configured or not), then drops this process's cache so the change applies at once. Refusals are
@@ -293,19 +318,8 @@ export async function saveSetting(
 
   forgetCachedSettings();
   const current = await getSettings();
-  const thresholds = {
-    autoApproveBelow: current.autoApproveBelow,
-    twoApprovalsAbove: current.twoApprovalsAbove,
-    [k]: next,
-  } as Pick<Settings, "autoApproveBelow" | "twoApprovalsAbove">;
-  if (
-    (k === "autoApproveBelow" || k === "twoApprovalsAbove") &&
-    thresholds.autoApproveBelow !== null &&
-    thresholds.twoApprovalsAbove !== null &&
-    new Decimal(thresholds.autoApproveBelow).greaterThan(thresholds.twoApprovalsAbove)
-  ) {
-    return invalid(t("validation.limitsOrder"));
-  }
+  const problem = orderProblem(k, { ...current, [k]: next }, t);
+  if (problem !== null) return invalid(problem);
 
   // A cleared value is stored as JSON null: it overrides the environment's default.
   const stored = next === null ? Prisma.JsonNull : (next as Prisma.InputJsonValue);

@@ -127,6 +127,15 @@ test("admin tests the platform connection and sees the webhook URL, never the to
   await page.getByLabel("Flag an operation as stuck after (minutes without a status change)").fill("1e3");
   await page.getByTestId("setting-stuckOperationMinutes").getByRole("button", { name: "Save" }).click();
   await expect(page.locator("#setting-stuckOperationMinutes-error")).toContainText("digits only");
+
+  // Failed calls are what support digs into later: never kept shorter than the rest.
+  await page.getByLabel("Keep failed platform calls for (days)").fill("30");
+  await page.getByTestId("setting-failedApiCallRetentionDays").getByRole("button", { name: "Save" }).click();
+  await expect(page.locator("#setting-failedApiCallRetentionDays-error")).toHaveText(
+    "At least 90 days: failed calls and refused webhooks are kept at least as long as the others.",
+  );
+  await page.reload();
+  await expect(page.getByLabel("Keep failed platform calls for (days)")).toHaveValue("365");
 });
 
 test("support sees the webhook inbox with outcomes and the raw body", async ({ page }) => {

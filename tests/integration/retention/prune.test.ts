@@ -180,6 +180,31 @@ describe("retention of platform calls", () => {
     });
     expect(await remainingCalls()).toEqual(["failed-40d"]);
   });
+
+  it("keeps failed calls and refused webhooks as long as the rest when stored with a shorter period", async () => {
+    await calls([
+      { tag: "ok-20d", at: daysAgo(20) },
+      { tag: "failed-20d", at: daysAgo(20), ok: false },
+      { tag: "ok-40d", at: daysAgo(40) },
+      { tag: "failed-40d", at: daysAgo(40), ok: false },
+    ]);
+    await webhook("rejected-20d", daysAgo(20), "rejected");
+    await webhook("rejected-40d", daysAgo(40), "rejected");
+    // Saving refuses such a pair (settings.test.ts); one written by hand into the table is read as is.
+    const result = await pruneExpiredRecords({
+      now,
+      settings: {
+        ...settings,
+        apiCallRetentionDays: 30,
+        failedApiCallRetentionDays: 7,
+        webhookRetentionDays: 30,
+        refusedWebhookRetentionDays: 7,
+      },
+    });
+    expect(await remainingCalls()).toEqual(["ok-20d", "failed-20d"]);
+    expect((await getDb().webhookDelivery.findMany()).map((w) => w.body)).toEqual(["rejected-20d"]);
+    expect(result).toMatchObject({ apiCalls: { deleted: 2 }, webhooks: { deleted: 1 } });
+  });
 });
 
 describe("retention of webhook bodies", () => {

@@ -109,6 +109,41 @@ describe("saveSetting", () => {
     expect(r).toMatchObject({ ok: false, message: expect.stringMatching(/cannot be above/) });
   });
 
+  it("keeps failed calls and refused webhooks at least as long as the rest, and says which bound holds", async () => {
+    await saveSetting(actor(), "apiCallRetentionDays", 90);
+    await saveSetting(actor(), "failedApiCallRetentionDays", 365);
+    const audits = await getDb().auditLog.count();
+    expect(await saveSetting(actor(), "failedApiCallRetentionDays", 30)).toMatchObject({
+      ok: false,
+      message: "At least 90 days: failed calls and refused webhooks are kept at least as long as the others.",
+    });
+    expect(await saveSetting(actor(), "apiCallRetentionDays", "400")).toMatchObject({
+      ok: false,
+      message: "At most 365 days, the period for failed calls or refused webhooks: lengthen that one first.",
+    });
+    expect(await saveSetting(actor(), "webhookRetentionDays", 400, "ru")).toMatchObject({
+      ok: false,
+      message:
+        "Не более 365 дней — срока хранения неудачных вызовов или отклонённых вебхуков: сначала увеличьте его.",
+    });
+    expect(await saveSetting(actor(), "refusedWebhookRetentionDays", 21, "ru")).toMatchObject({
+      ok: false,
+      message: "Не менее 90 дней: неудачные вызовы и отклонённые вебхуки хранятся не меньше остальных.",
+    });
+    expect(await getDb().auditLog.count()).toBe(audits);
+    forgetCachedSettings();
+    expect(await getSettings()).toMatchObject({
+      apiCallRetentionDays: 90,
+      failedApiCallRetentionDays: 365,
+      webhookRetentionDays: 90,
+      refusedWebhookRetentionDays: 365,
+    });
+    // Equal periods are in order; the pairs are independent of each other.
+    expect(await saveSetting(actor(), "failedApiCallRetentionDays", 90)).toMatchObject({ ok: true });
+    expect(await saveSetting(actor(), "webhookRetentionDays", 365)).toMatchObject({ ok: true });
+    expect(await saveSetting(actor(), "refusedWebhookRetentionDays", 365)).toMatchObject({ ok: true });
+  });
+
   const MB = "x".repeat(1_048_576);
   const bad: Array<[string, string, unknown]> = [
     ["threshold with 5 decimals", "autoApproveBelow", "10.12345"],
