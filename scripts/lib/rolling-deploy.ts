@@ -89,9 +89,9 @@ const RULES: Array<[RegExp, string]> = [
  * What in `sql` the previous release's queries may break on: dropped or renamed tables, columns and
  * types, a column's type changed or made required, a required column added without a default, a
  * constraint dropped and not added again (an `ON CONFLICT` may name it), and a function dropped and not
- * created again that `applicationSource` (the release's code) calls.
+ * created again (its new parameters need defaults for the old calls: not checked here).
  */
-export function breakingStatements(sql: string, applicationSource: string): BreakingStatement[] {
+export function breakingStatements(sql: string): BreakingStatement[] {
   const statements = splitStatements(sql);
   const created = new Set<string>();
   const addedConstraints = new Set<string>();
@@ -116,13 +116,8 @@ export function breakingStatements(sql: string, applicationSource: string): Brea
       }
     }
     const fn = new RegExp(String.raw`^DROP FUNCTION (IF EXISTS )?${name}`, "i").exec(text);
-    if (fn) {
-      const fnName = unquote(fn[2]!);
-      const bare = fnName.replace(/.*\./, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      const calledByCode = new RegExp(String.raw`\b${bare}\s*\(`).test(applicationSource);
-      if (!fnName.startsWith("pg_temp.") && !created.has(fnName) && calledByCode)
-        add("drops a function the application calls");
-    }
+    if (fn && !fn[2]!.startsWith("pg_temp.") && !created.has(unquote(fn[2]!)))
+      add("drops a function the previous release may call");
   }
   return found;
 }

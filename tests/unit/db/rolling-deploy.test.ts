@@ -1,22 +1,17 @@
 // The upgrade rule of docs/deploy.md ("Upgrading"): no migration after the first may take away what the
 // previous release's queries use, unless a `-- rolling-deploy:` comment says why it no longer does.
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { projectRoot } from "../../../scripts/lib/database";
 import { readMigrations } from "../../../scripts/lib/migrations";
 import { breakingStatements, splitStatements } from "../../../scripts/lib/rolling-deploy";
 
-async function sourceOf(folder: string): Promise<string> {
-  const entries = await readdir(path.join(projectRoot, folder), { recursive: true, withFileTypes: true });
-  const files = entries.filter(
-    (e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.parentPath.includes(`${path.sep}generated`),
-  );
-  return (await Promise.all(files.map((e) => readFile(path.join(e.parentPath, e.name), "utf8")))).join("\n");
-}
+const breaks = (sql: string) => breakingStatements(sql).map((b) => b.breaks);
 
-const code = "await tx.query(`SELECT ledger_total($1::uuid[])`);";
-const breaks = (sql: string) => breakingStatements(sql, code).map((b) => b.breaks);
+// Applied before this test existed and read by hand; applied migrations are never edited, so the reason
+// is kept here instead of in a `-- rolling-deploy:` comment.
+const reviewed: Record<string, string> = {
+  "20261124091000_ledger_bucket_stripe_per_connection: DROP FUNCTION ledger_bucket_stripe(uuid)":
+    "only the buckets' trigger function called it, and the same migration replaces that function",
+};
 
 describe("breakingStatements", () => {
   it.each([
@@ -34,7 +29,7 @@ describe("breakingStatements", () => {
       "adds a required column without a default",
     ],
     [`ALTER TABLE "Bank" DROP CONSTRAINT "Bank_pkey";`, "drops a constraint the previous release may name"],
-    [`DROP FUNCTION ledger_total(uuid[]);`, "drops a function the application calls"],
+    [`DROP FUNCTION ledger_total(uuid[]);`, "drops a function the previous release may call"],
   ])("%s %s", (sql, expected) => {
     expect(breaks(sql)).toEqual([expected]);
   });
@@ -47,9 +42,8 @@ describe("breakingStatements", () => {
     `ALTER TYPE "Kind" ADD VALUE 'c';`,
     `DROP INDEX "Operation_status_idx"; CREATE INDEX "Operation_status_idx2" ON "Operation"("status");`,
     `ALTER TABLE "B" DROP CONSTRAINT "B_pkey", ADD COLUMN "s" SMALLINT NOT NULL DEFAULT 0, ADD CONSTRAINT "B_pkey" PRIMARY KEY ("a", "s");`,
-    // Re-created with the old call still valid (a new parameter with a default), or never called by the code.
+    // Re-created with the old call still valid (a new parameter with a default).
     `DROP FUNCTION ledger_total(uuid[]); CREATE FUNCTION ledger_total(ids uuid[], more uuid[] DEFAULT '{}') RETURNS void LANGUAGE sql AS $$ SELECT 1 $$;`,
-    `DROP FUNCTION ledger_helper(uuid);`,
     `DROP FUNCTION pg_temp.note(text);`,
     // Words inside bodies, strings and comments are not statements.
     `CREATE FUNCTION f() RETURNS void LANGUAGE plpgsql AS $body$ BEGIN DROP TABLE t; END $body$;`,
@@ -64,7 +58,7 @@ describe("breakingStatements", () => {
 
   it("marks only the statement right after the comment", () => {
     const sql = `-- rolling-deploy: unused since 2026-12-01\nALTER TABLE "A" DROP COLUMN "x";\nALTER TABLE "A" DROP COLUMN "y";`;
-    expect(breakingStatements(sql, code)).toEqual([
+    expect(breakingStatements(sql)).toEqual([
       { statement: `ALTER TABLE "A" DROP COLUMN "y"`, breaks: "drops a column" },
     ]);
     expect(splitStatements(sql).map((s) => s.allowed)).toEqual([true, false]);
@@ -77,15 +71,18 @@ describe("breakingStatements", () => {
 
 describe("the project's migrations", () => {
   it("take nothing away from the previous release (every migration after the first)", async () => {
-    const application = (await Promise.all(["lib", "app", "scripts"].map(sourceOf))).join("\n");
     const [first, ...later] = await readMigrations();
     expect(first?.name).toMatch(/_init$/);
     expect(later.length).toBeGreaterThan(20);
     const found = later.flatMap((m) =>
-      breakingStatements(m.sql, application).map(
-        (b) => `${m.name}: ${b.breaks}: ${b.statement.slice(0, 120)}`,
-      ),
+      breakingStatements(m.sql)
+        .map((b) => ({ ...b, where: `${m.name}: ${b.statement}` }))
+        .filter((b) => !(b.where in reviewed))
+        .map((b) => `${b.where}: ${b.breaks}`),
     );
     expect(found).toEqual([]);
+    // Each reviewed statement is still there (a reason for nothing is dropped with it).
+    const all = later.flatMap((m) => breakingStatements(m.sql).map((b) => `${m.name}: ${b.statement}`));
+    expect(all.filter((w) => w in reviewed).sort()).toEqual(Object.keys(reviewed).sort());
   });
 });
