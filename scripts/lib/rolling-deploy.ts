@@ -24,6 +24,7 @@ export function splitStatements(sql: string): Statement[] {
   };
   for (let i = 0; i < sql.length;) {
     const rest = sql.slice(i, i + 2);
+    const tag = sql[i] === "$" ? dollarTagAt(sql, i) : null;
     if (rest === "--") {
       const stop = sql.indexOf("\n", i);
       const comment = sql.slice(i, stop < 0 ? sql.length : stop);
@@ -37,8 +38,7 @@ export function splitStatements(sql: string): Statement[] {
       while (j < sql.length && !(sql[j] === "'" && sql[j + 1] !== "'")) j += sql[j] === "'" ? 2 : 1;
       text += "''";
       i = j + 1;
-    } else if (sql[i] === "$" && /^\$[A-Za-z_]*\$/.test(sql.slice(i))) {
-      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))![0];
+    } else if (tag !== null) {
       const stop = sql.indexOf(tag, i + tag.length);
       text += "$$";
       i = stop < 0 ? sql.length : stop + tag.length;
@@ -52,6 +52,14 @@ export function splitStatements(sql: string): Statement[] {
   }
   end();
   return out;
+}
+
+const DOLLAR_TAG = /\$[A-Za-z_]*\$/y;
+
+/** The dollar-quote tag (`$$`, `$body$`) that starts at `at`, or null (`$1` is a parameter). */
+function dollarTagAt(sql: string, at: number): string | null {
+  DOLLAR_TAG.lastIndex = at;
+  return DOLLAR_TAG.exec(sql)?.[0] ?? null;
 }
 
 /** The top-level clauses of an ALTER TABLE (split at commas outside parentheses). */
@@ -84,6 +92,10 @@ const RULES: Array<[RegExp, string]> = [
   ],
   [new RegExp(String.raw`\bALTER (COLUMN )?${name} SET NOT NULL\b`, "i"), "makes a column required"],
 ];
+const CREATE_FUNCTION = new RegExp(String.raw`^CREATE (OR REPLACE )?FUNCTION ${name}`, "i");
+const ADD_CONSTRAINT = new RegExp(String.raw`\bADD CONSTRAINT ${name}`, "gi");
+const DROP_CONSTRAINT = new RegExp(String.raw`\bDROP CONSTRAINT (IF EXISTS )?${name}`, "i");
+const DROP_FUNCTION = new RegExp(String.raw`^DROP FUNCTION (IF EXISTS )?${name}`, "i");
 
 /**
  * What in `sql` the previous release's queries may break on: dropped or renamed tables, columns and
@@ -96,10 +108,9 @@ export function breakingStatements(sql: string): BreakingStatement[] {
   const created = new Set<string>();
   const addedConstraints = new Set<string>();
   for (const { text } of statements) {
-    const fn = new RegExp(String.raw`^CREATE (OR REPLACE )?FUNCTION ${name}`, "i").exec(text);
+    const fn = CREATE_FUNCTION.exec(text);
     if (fn) created.add(unquote(fn[2]!));
-    for (const m of text.matchAll(new RegExp(String.raw`\bADD CONSTRAINT ${name}`, "gi")))
-      addedConstraints.add(unquote(m[1]!));
+    for (const m of text.matchAll(ADD_CONSTRAINT)) addedConstraints.add(unquote(m[1]!));
   }
   const found: BreakingStatement[] = [];
   for (const { text, allowed } of statements) {
@@ -110,13 +121,13 @@ export function breakingStatements(sql: string): BreakingStatement[] {
       for (const clause of clauses(text)) {
         if (/\bADD COLUMN\b/i.test(clause) && /\bNOT NULL\b/i.test(clause) && !/\bDEFAULT\b/i.test(clause))
           add("adds a required column without a default");
-        const dropped = new RegExp(String.raw`\bDROP CONSTRAINT (IF EXISTS )?${name}`, "i").exec(clause);
+        const dropped = DROP_CONSTRAINT.exec(clause);
         if (dropped && !addedConstraints.has(unquote(dropped[2]!)))
           add("drops a constraint the previous release may name");
       }
     }
-    const fn = new RegExp(String.raw`^DROP FUNCTION (IF EXISTS )?${name}`, "i").exec(text);
-    if (fn && !fn[2]!.startsWith("pg_temp.") && !created.has(unquote(fn[2]!)))
+    const dropped = DROP_FUNCTION.exec(text)?.[2];
+    if (dropped !== undefined && !dropped.startsWith("pg_temp.") && !created.has(unquote(dropped)))
       add("drops a function the previous release may call");
   }
   return found;
