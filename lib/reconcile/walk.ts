@@ -1,4 +1,6 @@
+import { getLog } from "@/lib/log";
 import type { PlatformClient } from "@/lib/platform/client";
+import { PlatformError } from "@/lib/platform/errors";
 import type { Operation } from "@/lib/platform/schemas";
 
 export type WalkedPage = {
@@ -11,18 +13,45 @@ export type WalkedPage = {
 };
 
 /**
+ * Pauses before a page is read again when the platform failed it for a passing reason (no answer, a
+ * timeout, HTTP 5xx without an envelope) after the transport's own retries, which span a second or so:
+ * a walk of a hundred pages is not thrown away for an outage of a few seconds.
+ */
+export const PAGE_RETRY_PAUSES_MS: readonly number[] = [1_000, 4_000, 10_000];
+
+function isPassing(error: unknown): boolean {
+  return error instanceof PlatformError && (error.kind === "transport" || error.kind === "timeout");
+}
+
+/**
  * Walks POST /operation/operation/list newest first until the spec's stop rule (skip + returned >=
  * totalNumberRecords) or until `stop` says enough. Operations created during the walk are inserted at the
  * top and push older ones down a page: nothing is missed, and the ones seen twice are dropped here.
  */
 export async function* walkOperations(
   platform: Pick<PlatformClient, "listOperations">,
-  options: { take: number; stop?: (page: WalkedPage) => boolean },
+  options: { take: number; stop?: (page: WalkedPage) => boolean; retryPausesMs?: readonly number[] },
 ): AsyncGenerator<WalkedPage> {
   const seen = new Set<string>();
-  const read = (skip: number) => {
+  const pauses = options.retryPausesMs ?? PAGE_RETRY_PAUSES_MS;
+  const readOnce = async (skip: number) => {
     const readAt = new Date();
-    const page = platform.listOperations({ skip, take: options.take }).then((p) => ({ ...p, readAt }));
+    return { ...(await platform.listOperations({ skip, take: options.take })), readAt };
+  };
+  const readAgainAfterPassingFailures = async (skip: number) => {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await readOnce(skip);
+      } catch (error) {
+        const pause = pauses[retry];
+        if (pause === undefined || !isPassing(error)) throw error;
+        getLog().warn({ err: error, skip, pauseMs: pause }, "reconciliation: reading the page again");
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  };
+  const read = (skip: number) => {
+    const page = readAgainAfterPassingFailures(skip);
     page.catch(() => {}); // a page read ahead and then not needed must not fail the process
     return page;
   };

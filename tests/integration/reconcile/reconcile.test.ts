@@ -217,6 +217,31 @@ describe("runReconciliation", () => {
     expect(next).toMatchObject({ status: "completed", readById: 1, drift: 0 });
   });
 
+  it("a page the platform fails for a passing reason is read again after a pause: the run completes", async () => {
+    const list = new FakeList();
+    for (let m = 0; m < 30; m++) list.add(make(m));
+    let failures = 0;
+    const flaky: Pick<PlatformClient, "listOperations" | "getOperation"> = {
+      listOperations: async (req) => {
+        if (req.skip === 10 && failures++ === 0)
+          throw new PlatformError({
+            kind: "transport",
+            method: "POST",
+            path: "/operation/operation/list",
+            httpStatus: 500,
+            description:
+              "Platform POST /operation/operation/list returned HTTP 500 without a response envelope",
+          });
+        return list.listOperations(req);
+      },
+      getOperation: (id) => list.getOperation(id),
+    };
+    const result = await runReconciliation({ kind: "full", platform: flaky, take: 10 });
+    expect(failures).toBe(2);
+    expect(result).toMatchObject({ status: "completed", pages: 3, operationsSeen: 30, inserted: 30 });
+    expect(await db.reconciliationRun.findFirstOrThrow()).toMatchObject({ status: "completed", error: null });
+  });
+
   it("reads at most its share of open operations a run, the least recently confirmed first", async () => {
     const ids = Array.from({ length: 5 }, () => randomUUID());
     for (let i = 0; i < 5; i++) {

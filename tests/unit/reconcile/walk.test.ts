@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PlatformClient } from "@/lib/platform/client";
+import { PlatformError, type PlatformErrorKind } from "@/lib/platform/errors";
 import { walkOperations } from "@/lib/reconcile/walk";
 import { snapshot } from "../../support/operations";
 
@@ -46,5 +47,64 @@ describe("walking the operation list", () => {
       for await (const page of walkOperations(platform([], 2), { take: 2 })) void page;
     };
     await expect(walk()).rejects.toThrow("list failed at 2");
+  });
+
+  describe("a page the platform failed for a passing reason", () => {
+    const failure = (kind: PlatformErrorKind) =>
+      new PlatformError({
+        kind,
+        method: "POST",
+        path: "/operation/operation/list",
+        description: `${kind} failure`,
+      });
+
+    /** Like `platform`, but the reads at `skip` fail with `kinds`, one each, before answering. */
+    function flaky(log: string[], skip: number, kinds: PlatformErrorKind[]) {
+      const healthy = platform(log);
+      return {
+        async listOperations(request: Parameters<PlatformClient["listOperations"]>[0]) {
+          if (request.skip === skip && kinds.length > 0) {
+            log.push(`fail ${skip}`);
+            throw failure(kinds.shift()!);
+          }
+          return healthy.listOperations(request);
+        },
+      } as Pick<PlatformClient, "listOperations">;
+    }
+
+    async function walkAll(source: Pick<PlatformClient, "listOperations">, retryPausesMs?: number[]) {
+      const skips: number[] = [];
+      for await (const page of walkOperations(source, { take: 2, retryPausesMs })) skips.push(page.skip);
+      return skips;
+    }
+
+    it("reads it again after each pause and walks on: no operation is missed", async () => {
+      const log: string[] = [];
+      const skips = await walkAll(flaky(log, 2, ["transport", "timeout", "transport"]), [1, 1, 1]);
+      expect(skips).toEqual([0, 2, 4]);
+      expect(log.filter((l) => l.endsWith(" 2"))).toEqual(["fail 2", "fail 2", "fail 2", "read 2"]);
+    });
+
+    it("passes the failure on once the pauses are spent", async () => {
+      const log: string[] = [];
+      const walk = walkAll(flaky(log, 2, ["transport", "transport", "transport"]), [1, 1]);
+      await expect(walk).rejects.toThrow("transport failure");
+      expect(log.filter((l) => l === "fail 2")).toHaveLength(3);
+    });
+
+    it("does not read again after a failure that would only repeat (a refusal, credentials, a bad answer)", async () => {
+      for (const kind of ["business", "auth", "protocol"] as const) {
+        const log: string[] = [];
+        await expect(walkAll(flaky(log, 0, [kind]), [1, 1, 1])).rejects.toThrow(`${kind} failure`);
+        expect(log).toEqual(["fail 0"]);
+      }
+    });
+
+    it("waits a second before the first read again by default", async () => {
+      const log: string[] = [];
+      const started = performance.now();
+      expect(await walkAll(flaky(log, 0, ["transport"]))).toEqual([0, 2, 4]);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    });
   });
 });
