@@ -6,6 +6,8 @@ import { getDb } from "@/lib/db";
 import { maskNumbersInJsonText } from "@/lib/recipients/mask";
 import {
   presentApiCall,
+  presentWebhook,
+  SHOWN_WEBHOOK_SELECT,
   type ApiCallItem,
   type OperationDetail,
   type WebhookItem,
@@ -53,8 +55,6 @@ export type TraceCall = Omit<ApiCallItem, "actorEmail"> & {
   response: unknown;
 };
 
-export type TraceWebhook = Omit<WebhookItem, "processedAt"> & { operationId: string | null };
-
 /** An operation found by the lookup: the head of its detail page and its timeline. */
 export type TraceOperation = Pick<
   OperationDetail,
@@ -76,7 +76,7 @@ export type TraceLookup = {
   /** What the text was recognised as; null when nothing matched. */
   matchedBy: "traceID" | "operationId" | "idTransactionMerchant" | null;
   calls: TraceCall[];
-  webhooks: TraceWebhook[];
+  webhooks: WebhookItem[];
   operations: TraceOperation[];
 };
 
@@ -176,7 +176,11 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
         })
       : [],
     webhookIds.length
-      ? db.webhookDelivery.findMany({ where: { id: { in: webhookIds } }, orderBy: { receivedAt: "asc" } })
+      ? db.webhookDelivery.findMany({
+          where: { id: { in: webhookIds } },
+          select: SHOWN_WEBHOOK_SELECT,
+          orderBy: { receivedAt: "asc" },
+        })
       : [],
   ]);
 
@@ -191,18 +195,7 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
       request: maskNumbersInJsonText(c.requestBody),
       response: maskNumbersInJsonText(c.responseBody),
     })),
-    webhooks: webhooks.map((w) => ({
-      id: w.id.toString(),
-      receivedAt: w.receivedAt.toISOString(),
-      outcome: w.outcome,
-      outcomeCode: w.outcomeCode,
-      outcomeArgs: w.outcomeArgs,
-      outcomeDetail: w.outcomeDetail,
-      operationId: w.operationId,
-      operationStatus: w.operationStatus,
-      traceID: w.traceID,
-      readBackTraceID: w.readBackTraceID,
-    })),
+    webhooks: webhooks.map(presentWebhook),
     operations: operations.map((o) => ({
       id: o.id,
       typeOperation: o.typeOperation,

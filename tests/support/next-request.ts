@@ -80,3 +80,29 @@ export async function followAction<T>(
     throw error;
   }
 }
+
+type AuthRouteHandlers = {
+  GET: (request: never) => Promise<Response>;
+  POST: (request: never) => Promise<Response>;
+};
+
+/**
+ * Posts straight to Auth.js's credentials callback with its own CSRF token and cookie, as a browser
+ * without our form would: the answer and where it sends the browser.
+ */
+export async function postCredentials(handlers: AuthRouteHandlers, fields: Record<string, string>) {
+  const csrf = await handlers.GET(new Request(`${APP_ORIGIN}/api/auth/csrf`) as never);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookie = csrf.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const response = await handlers.POST(
+    new Request(`${APP_ORIGIN}/api/auth/callback/credentials`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams({ csrfToken, ...fields }),
+    }) as never,
+  );
+  return { response, location: new URL(response.headers.get("location") ?? "", APP_ORIGIN) };
+}

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
-import type { ApiCall } from "@/lib/generated/prisma/client";
+import type { ApiCall, WebhookDelivery } from "@/lib/generated/prisma/client";
 import type { OperationStatus, SnapshotSource, WebhookOutcome } from "@/lib/generated/prisma/enums";
 import { effectiveAmountRandomized } from "@/lib/platform/amounts";
 import type { OperationType } from "@/lib/platform/schemas";
@@ -54,6 +54,8 @@ export type WebhookItem = {
   outcomeCode: string | null;
   outcomeArgs: unknown;
   outcomeDetail: string | null;
+  /** The operation the delivery named, once it was read. */
+  operationId: string | null;
   operationStatus: OperationStatus | null;
   traceID: string | null;
   readBackTraceID: string | null;
@@ -87,6 +89,39 @@ export function presentApiCall(c: ApiCall): Omit<ApiCallItem, "actorEmail"> {
   return { id: c.id.toString(), startedAt: c.startedAt.toISOString(), ...shownCallFields(c) };
 }
 
+/** The stored fields of a webhook delivery that the pages show (never its body). */
+export const SHOWN_WEBHOOK_SELECT = {
+  id: true,
+  receivedAt: true,
+  outcome: true,
+  outcomeCode: true,
+  outcomeArgs: true,
+  outcomeDetail: true,
+  operationId: true,
+  operationStatus: true,
+  traceID: true,
+  readBackTraceID: true,
+  processedAt: true,
+} as const;
+type ShownWebhook = Pick<WebhookDelivery, keyof typeof SHOWN_WEBHOOK_SELECT>;
+
+/** A webhook delivery as the pages show it: the stored note, id and times as text. */
+export function presentWebhook(w: ShownWebhook): WebhookItem {
+  return {
+    id: w.id.toString(),
+    receivedAt: w.receivedAt.toISOString(),
+    outcome: w.outcome,
+    outcomeCode: w.outcomeCode,
+    outcomeArgs: w.outcomeArgs,
+    outcomeDetail: w.outcomeDetail,
+    operationId: w.operationId,
+    operationStatus: w.operationStatus,
+    traceID: w.traceID,
+    readBackTraceID: w.readBackTraceID,
+    processedAt: w.processedAt?.toISOString() ?? null,
+  };
+}
+
 /** Everything known about one mirrored operation, ready for the browser; null when not mirrored. */
 export async function getOperationDetail(id: string, now = new Date()): Promise<OperationDetail | null> {
   const db = getDb();
@@ -104,18 +139,7 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     db.webhookDelivery.findMany({
       where: { operationId: id },
       orderBy: { receivedAt: "asc" },
-      select: {
-        id: true,
-        receivedAt: true,
-        outcome: true,
-        outcomeCode: true,
-        outcomeArgs: true,
-        outcomeDetail: true,
-        operationStatus: true,
-        traceID: true,
-        readBackTraceID: true,
-        processedAt: true,
-      },
+      select: SHOWN_WEBHOOK_SELECT,
       take: 500,
     }),
     db.apiCall.findMany({
@@ -161,18 +185,7 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
         }
       : null,
     timeline: buildTimeline(op.dateAdded, op.history, now),
-    webhooks: webhooks.map((w) => ({
-      id: w.id.toString(),
-      receivedAt: w.receivedAt.toISOString(),
-      outcome: w.outcome,
-      outcomeCode: w.outcomeCode,
-      outcomeArgs: w.outcomeArgs,
-      outcomeDetail: w.outcomeDetail,
-      operationStatus: w.operationStatus,
-      traceID: w.traceID,
-      readBackTraceID: w.readBackTraceID,
-      processedAt: w.processedAt?.toISOString() ?? null,
-    })),
+    webhooks: webhooks.map(presentWebhook),
     apiCalls: apiCalls.map((c) => ({ ...presentApiCall(c), actorEmail: c.actor?.email ?? null })),
     raw: maskNumbersInJson(op.raw),
   };

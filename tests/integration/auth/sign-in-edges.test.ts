@@ -10,7 +10,7 @@ import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
 import { SESSION_LIFETIME_MAX_MINUTES } from "@/lib/settings/settings";
 import { createUser, resetPassword } from "@/lib/users/service";
-import { APP_ORIGIN, browser, followAction } from "../../support/next-request";
+import { APP_ORIGIN, browser, followAction, postCredentials } from "../../support/next-request";
 
 vi.mock("next/headers", async () => (await import("../../support/next-request")).nextHeadersModule());
 vi.mock("next/navigation", async () => (await import("../../support/next-request")).nextNavigationModule());
@@ -42,24 +42,6 @@ function form(fields: Record<string, string>) {
 async function signInAs(email: string, secret = password) {
   browser.clear();
   return followAction(() => signInAction(null, form({ email, password: secret })));
-}
-
-/** Posts straight to Auth.js's credentials callback, as a browser without our form would. */
-async function postCredentials(fields: Record<string, string>) {
-  const csrf = await handlers.GET(new Request(`${APP_ORIGIN}/api/auth/csrf`) as never);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookie = csrf.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const response = await handlers.POST(
-    new Request(`${APP_ORIGIN}/api/auth/callback/credentials`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-      body: new URLSearchParams({ csrfToken, ...fields }),
-    }) as never,
-  );
-  return new URL(response.headers.get("location") ?? "", APP_ORIGIN);
 }
 
 describe("the sign-in form", () => {
@@ -118,7 +100,7 @@ describe("the credentials provider", () => {
   });
 
   it("refuses malformed input posted past the form as invalid credentials", async () => {
-    const location = await postCredentials({ email: "not-an-email", password });
+    const { location } = await postCredentials(handlers, { email: "not-an-email", password });
     expect(location.pathname).toBe("/login");
     expect(Object.fromEntries(location.searchParams)).toMatchObject({
       error: "CredentialsSignin",

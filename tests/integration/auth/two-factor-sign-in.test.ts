@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { createUser } from "@/lib/users/service";
-import { APP_ORIGIN, browser, followAction } from "../../support/next-request";
+import { APP_ORIGIN, browser, followAction, postCredentials } from "../../support/next-request";
 import { codeFor, enrolUser } from "../../support/two-factor";
 
 const language = vi.hoisted(() => ({ accept: "en" }));
@@ -99,20 +99,7 @@ describe("the password step of an enrolled user", () => {
 
   it("Auth.js's own credentials route with email and password gives an enrolled user no session", async () => {
     const u = await enrolled();
-    const csrf = await handlers.GET(new Request(`${APP_ORIGIN}/api/auth/csrf`) as never);
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const cookie = csrf.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    const response = await handlers.POST(
-      new Request(`${APP_ORIGIN}/api/auth/callback/credentials`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-        body: new URLSearchParams({ csrfToken, email: u.email, password }),
-      }) as never,
-    );
-    const location = new URL(response.headers.get("location") ?? "", APP_ORIGIN);
+    const { response, location } = await postCredentials(handlers, { email: u.email, password });
     expect(Object.fromEntries(location.searchParams)).toEqual({
       error: "CredentialsSignin",
       code: "second_factor",

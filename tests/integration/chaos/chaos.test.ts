@@ -8,11 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import { createOnce, resolvePendingIntent, type Creation } from "@/lib/operations/mirror/create-once";
-import { statusRank } from "@/lib/operations/status";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { processPendingWebhooks } from "@/lib/webhooks/process";
 import { receiveWebhook } from "@/lib/webhooks/receive";
+import {
+  eventsMissingFromInbox,
+  intentsWithoutExactlyOneOperation,
+  refusedOrFailedDeliveries,
+  statusRegressions,
+} from "../../support/chaos-checks";
 import { isolateDatabase } from "../../support/database";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
 
@@ -182,11 +187,7 @@ describe("chaos: the mirror ends equal to the platform's truth", () => {
 
     // exactly one platform operation per creation intent
     const truth = (await allPlatformOperations()).filter((op) => ids.has(op.idTransactionMerchant));
-    const perIntent = new Map<string, number>();
-    for (const op of truth)
-      perIntent.set(op.idTransactionMerchant, (perIntent.get(op.idTransactionMerchant) ?? 0) + 1);
-    expect(perIntent.size).toBe(OPERATIONS);
-    expect([...perIntent.values()].every((n) => n === 1)).toBe(true);
+    expect(intentsWithoutExactlyOneOperation(truth, OPERATIONS)).toEqual([]);
 
     // the mirror equals the truth: status, dateUpdated and amounts of every operation
     const mirror = new Map((await db.operation.findMany()).map((op) => [op.id, op]));
@@ -203,25 +204,13 @@ describe("chaos: the mirror ends equal to the platform's truth", () => {
     expect(mismatches.map((op) => `${op.id} ${op.status}`)).toEqual([]);
 
     // zero status regressions in the recorded history
-    const history = await db.operationStatusChange.findMany({ orderBy: { id: "asc" } });
-    const regressions = history.filter(
-      (h) =>
-        h.fromStatus &&
-        (h.fromStatus === "success" ||
-          h.fromStatus === "failed" ||
-          statusRank(h.toStatus) < statusRank(h.fromStatus)),
-    );
-    expect(regressions).toEqual([]);
+    expect(await statusRegressions()).toEqual([]);
 
     // zero lost events: every delivery the platform counts as delivered is in the inbox
     const deliveries = deliveryLog();
     expect(deliveries.filter((d) => d.state === "failed")).toEqual([]);
-    const inbox = await db.webhookDelivery.groupBy({ by: ["operationId", "operationStatus"], _count: true });
-    const stored = new Set(inbox.map((row) => `${row.operationId}:${row.operationStatus}`));
-    const lost = deliveries.filter((d) => !stored.has(`${d.operationId}:${d.operationStatus}`));
-    expect(lost).toEqual([]);
-    expect(
-      await db.webhookDelivery.count({ where: { outcome: { in: ["failed", "malformed", "rejected"] } } }),
-    ).toBe(0);
+    const delivered = deliveries.map((d) => `${d.operationId}:${d.operationStatus}`);
+    expect(await eventsMissingFromInbox(delivered)).toEqual([]);
+    expect(await refusedOrFailedDeliveries()).toBe(0);
   }, 600_000);
 });

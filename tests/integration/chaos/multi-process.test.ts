@@ -19,11 +19,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { statusRank } from "@/lib/operations/status";
 import { createPlatformClient, type PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { freePort } from "../../../scripts/lib/embedded-postgres";
+import {
+  eventsMissingFromInbox,
+  intentsWithoutExactlyOneOperation,
+  refusedOrFailedDeliveries,
+  statusRegressions,
+} from "../../support/chaos-checks";
 import { isolateDatabase } from "../../support/database";
 import { InMemoryRecorder } from "../../support/in-memory-recorder";
 import type { DeliverySummary } from "./processes/sandbox";
@@ -271,11 +276,7 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
 
     // exactly one platform operation per creation intent
     const truth = (await allPlatformOperations()).filter((op) => ids.has(op.idTransactionMerchant));
-    const perIntent = new Map<string, number>();
-    for (const op of truth)
-      perIntent.set(op.idTransactionMerchant, (perIntent.get(op.idTransactionMerchant) ?? 0) + 1);
-    expect(perIntent.size).toBe(OPERATIONS);
-    expect([...perIntent.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(intentsWithoutExactlyOneOperation(truth, OPERATIONS)).toEqual([]);
     expect(await db.creationIntent.count({ where: { state: { not: "confirmed" } } })).toBe(0);
     expect(truth.filter((op) => op.typeOperation === "payOut").length).toBe(OPERATIONS / 4);
 
@@ -332,25 +333,13 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
     expect(mismatches.map((op) => `${op.id} ${op.status}`)).toEqual([]);
 
     // zero status regressions in the recorded history
-    const history = await db.operationStatusChange.findMany({ orderBy: { id: "asc" } });
-    const regressions = history.filter(
-      (h) =>
-        h.fromStatus &&
-        (h.fromStatus === "success" ||
-          h.fromStatus === "failed" ||
-          statusRank(h.toStatus) < statusRank(h.fromStatus)),
-    );
-    expect(regressions).toEqual([]);
+    expect(await statusRegressions()).toEqual([]);
 
     // zero lost events: every event the platform counts as delivered is in the inbox
     const summary = await deliverySummary();
     expect(summary.failed).toEqual([]);
-    const inbox = await db.webhookDelivery.groupBy({ by: ["operationId", "operationStatus"], _count: true });
-    const stored = new Set(inbox.map((row) => `${row.operationId}:${row.operationStatus}`));
-    expect(summary.delivered.filter((key) => !stored.has(key))).toEqual([]);
-    expect(
-      await db.webhookDelivery.count({ where: { outcome: { in: ["failed", "malformed", "rejected"] } } }),
-    ).toBe(0);
+    expect(await eventsMissingFromInbox(summary.delivered)).toEqual([]);
+    expect(await refusedOrFailedDeliveries()).toBe(0);
     console.log(
       `multi-process chaos: ${summary.total} deliveries (${summary.delivered.length} distinct events), inbox ${await db.webhookDelivery.count()} rows`,
     );

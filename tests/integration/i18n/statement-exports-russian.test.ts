@@ -2,15 +2,14 @@
 // keeps its Cyrillic font (DejaVu) for the labels as for the names, amounts in the PDF are written with
 // a decimal comma, spreadsheet and CSV numbers stay machine-readable. Without a language the export is
 // worded in the deployment's (DEFAULT_LOCALE, English in tests), as before.
-import { PassThrough, type Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { StatementPeriod } from "@/lib/ledger/statement";
-import type { StatementDocument } from "@/lib/statements/document";
 import { liveStatement } from "@/lib/statements/live";
 import { renderers } from "@/lib/statements/respond";
 import { isolateDatabase } from "../../support/database";
+import { pdfText, renderStatement } from "../../support/statement-files";
 import { mirrorRow } from "../../support/mirror";
 
 let restore: () => Promise<void>;
@@ -43,30 +42,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => restore());
 
-async function render(doc: StatementDocument, fn: (d: StatementDocument, out: Writable) => Promise<void>) {
-  const out = new PassThrough();
-  const parts: Buffer[] = [];
-  out.on("data", (b: Buffer) => parts.push(b));
-  await fn(doc, out);
-  out.end();
-  return Buffer.concat(parts);
-}
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  let text = "";
-  for (let i = 1; i <= pdf.numPages; i++) {
-    const content = await (await pdf.getPage(i)).getTextContent();
-    text += content.items.map((item) => ("str" in item ? item.str : "")).join(" ") + "\n";
-  }
-  return text;
-}
-
 describe("a statement in Russian", () => {
   it("PDF: Russian labels in the Cyrillic font, amounts with a decimal comma, Russian page numbers", async () => {
     const doc = await liveStatement(period, "finance@test.local", "ru");
-    const text = (await pdfText(await render(doc, renderers.pdf))).replace(/\s+/g, " ");
+    const text = (await pdfText(await renderStatement(doc, renderers.pdf))).replace(/\s+/g, " ");
     expect(text).toContain("Выписка по счёту");
     expect(text).toContain("Входящий остаток");
     expect(text).toContain("Зачисление по платежу");
@@ -80,7 +59,7 @@ describe("a statement in Russian", () => {
 
   it("XLSX: Russian sheet names and headings, numbers still numbers", async () => {
     const doc = await liveStatement(period, "finance@test.local", "ru");
-    const bytes = await render(doc, renderers.xlsx);
+    const bytes = await renderStatement(doc, renderers.xlsx);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(
       bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
@@ -101,7 +80,7 @@ describe("a statement in Russian", () => {
 
   it("CSV: Russian labels, machine-readable amounts", async () => {
     const doc = await liveStatement(period, "finance@test.local", "ru");
-    const csv = (await render(doc, renderers.csv)).toString("utf8");
+    const csv = (await renderStatement(doc, renderers.csv)).toString("utf8");
     expect(csv).toContain("Выписка по счёту");
     expect(csv).toContain("Зачисление по платежу,10000.0000,0.0000,10000.0000");
     expect(csv.trimEnd().split("\r\n").at(-1)).toBe("Итого,,9700.0000,0.0000,9700.0000");
@@ -109,7 +88,7 @@ describe("a statement in Russian", () => {
 
   it("without a language the export is worded in the deployment's (English here), as it always was", async () => {
     const doc = await liveStatement(period, "finance@test.local");
-    const csv = (await render(doc, renderers.csv)).toString("utf8");
+    const csv = (await renderStatement(doc, renderers.csv)).toString("utf8");
     expect(csv).toContain("Account statement");
     expect(csv.trimEnd().split("\r\n").at(-1)).toBe("Totals,,9700.0000,0.0000,9700.0000");
   });

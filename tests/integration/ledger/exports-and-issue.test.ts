@@ -1,15 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { PassThrough, type Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { permissions } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { issueStatement, issuedFile, markSupersededStatements } from "@/lib/statements/issue";
 import type { StatementPeriod } from "@/lib/ledger/statement";
-import type { StatementDocument } from "@/lib/statements/document";
 import { liveStatement } from "@/lib/statements/live";
 import { renderers } from "@/lib/statements/respond";
 import { isolateDatabase } from "../../support/database";
+import { pdfText, renderStatement } from "../../support/statement-files";
 import { createStaff, mirrorRow } from "../../support/mirror";
 
 let restore: () => Promise<void>;
@@ -55,33 +54,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => restore());
 
-async function render(doc: StatementDocument, fn: (d: StatementDocument, out: Writable) => Promise<void>) {
-  const out = new PassThrough();
-  const parts: Buffer[] = [];
-  out.on("data", (b: Buffer) => parts.push(b));
-  await fn(doc, out);
-  out.end();
-  return Buffer.concat(parts);
-}
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const pdf = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  let text = "";
-  for (let i = 1; i <= pdf.numPages; i++) {
-    const content = await (await pdf.getPage(i)).getTextContent();
-    text += content.items.map((item) => ("str" in item ? item.str : "")).join(" ") + "\n";
-  }
-  return text;
-}
-
 describe("statement exports", () => {
   it("XLSX read back by exceljs holds the statement: numbers with 4 decimals, frozen header, totals", async () => {
     const doc = await liveStatement(period, "finance@test.local");
     expect(doc.summary.check.ok).toBe(true);
     expect(doc.summary.closing.available).toBe("76.6000");
     const wb = new ExcelJS.Workbook();
-    const bytes = await render(doc, renderers.xlsx);
+    const bytes = await renderStatement(doc, renderers.xlsx);
     await wb.xlsx.load(
       bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer,
     );
@@ -106,7 +85,7 @@ describe("statement exports", () => {
 
   it("PDF text extracted holds the header, Cyrillic names, the check line and page numbers", async () => {
     const doc = await liveStatement(period, "finance@test.local");
-    const text = await pdfText(await render(doc, renderers.pdf));
+    const text = await pdfText(await renderStatement(doc, renderers.pdf));
     expect(text).toContain("Иван Петрович Сидоров");
     expect(text).toContain("Сбербанк");
     expect(text).toContain("Europe/Moscow");
@@ -117,7 +96,7 @@ describe("statement exports", () => {
 
   it("CSV carries every posting and the totals line", async () => {
     const doc = await liveStatement(period, "finance@test.local");
-    const csv = (await render(doc, renderers.csv)).toString("utf8");
+    const csv = (await renderStatement(doc, renderers.csv)).toString("utf8");
     expect(csv).toContain("Pay-in credit,100.0000,0.0000,100.0000");
     expect(csv).toContain("Иван Петрович Сидоров");
     expect(csv.trimEnd().split("\r\n").at(-1)).toBe("Totals,,76.6000,20.4000,76.6000");

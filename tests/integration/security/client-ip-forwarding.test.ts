@@ -3,11 +3,10 @@
 // the app reads the header the web server wrote, never one the client sent.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
-import { forgetCachedSettings } from "@/lib/settings/settings";
-import { isolateDatabase } from "../../support/database";
-import { startWebhookServer, webhookBody, type WebhookServer } from "../../support/webhooks";
+import { sourceCheckedReceivers } from "../../support/webhook-receivers";
+import { webhookBody } from "../../support/webhooks";
 
 const requestHeaders = vi.hoisted(() => ({ current: new Headers() }));
 vi.mock("next/headers", () => ({ headers: async () => requestHeaders.current }));
@@ -15,38 +14,7 @@ vi.mock("next/headers", () => ({ headers: async () => requestHeaders.current }))
 const clientIp = await import("@/lib/http/client-ip");
 const { actorFor } = await import("@/lib/auth/actor");
 
-const servers: WebhookServer[] = [];
-
-async function receiver(trustedProxies: string[]): Promise<string> {
-  const server = await startWebhookServer({ trustedProxies });
-  servers.push(server);
-  return `${server.origin}/api/webhooks/platform`;
-}
-
-let direct: string;
-let behindProxy: string;
-let restore: () => Promise<void>;
-let db: ReturnType<typeof getDb>;
-beforeAll(async () => {
-  // A database of its own: these tests empty the inbox and the settings.
-  restore = await isolateDatabase();
-  db = getDb();
-  direct = await receiver([]);
-  behindProxy = await receiver(["127.0.0.1/32"]);
-});
-afterAll(async () => {
-  for (const server of servers) await server.close();
-  await restore();
-});
-
-beforeEach(async () => {
-  await db.webhookDelivery.deleteMany();
-  await db.setting.deleteMany();
-  // These tests are about the source IP and refused bodies, not the secret path segment.
-  await db.setting.create({ data: { key: "webhookOpenEndpoint", value: true } });
-  await db.setting.create({ data: { key: "webhookAllowedIps", value: ["198.51.100.7/32"] } });
-  forgetCachedSettings();
-});
+const receivers = sourceCheckedReceivers({ allowedIps: ["198.51.100.7/32"] });
 
 async function post(url: string, headers: Record<string, string>) {
   const response = await fetch(url, {
@@ -55,33 +23,33 @@ async function post(url: string, headers: Record<string, string>) {
     headers: { "content-type": "application/json", ...headers },
   });
   const answer = (await response.json()) as { id: string };
-  const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: BigInt(answer.id) } });
+  const row = await getDb().webhookDelivery.findUniqueOrThrow({ where: { id: BigInt(answer.id) } });
   return { status: response.status, sourceIp: row.sourceIp, outcome: row.outcome };
 }
 
 describe("webhook allowlist and X-Forwarded-For", () => {
   it("refuses a direct request from 127.0.0.1 that claims an allowed IP in X-Forwarded-For", async () => {
     for (const forged of ["198.51.100.7", "203.0.113.1, 198.51.100.7", "::ffff:198.51.100.7"]) {
-      expect(await post(direct, { "x-forwarded-for": forged }), forged).toEqual({
+      expect(await post(receivers.direct, { "x-forwarded-for": forged }), forged).toEqual({
         status: 403,
         sourceIp: "127.0.0.1",
         outcome: "rejected",
       });
     }
     // nor through the header the web server keeps for Next.js
-    expect(await post(direct, { "x-paydesk-client-ip": "198.51.100.7" })).toMatchObject({
+    expect(await post(receivers.direct, { "x-paydesk-client-ip": "198.51.100.7" })).toMatchObject({
       status: 403,
       sourceIp: "127.0.0.1",
     });
   });
 
   it("behind a trusted proxy, the right-most entry counts and a spoofed one to its left does not", async () => {
-    expect(await post(behindProxy, { "x-forwarded-for": "198.51.100.7" })).toEqual({
+    expect(await post(receivers.behindProxy, { "x-forwarded-for": "198.51.100.7" })).toEqual({
       status: 200,
       sourceIp: "198.51.100.7",
       outcome: "received",
     });
-    expect(await post(behindProxy, { "x-forwarded-for": "198.51.100.7, 203.0.113.9" })).toEqual({
+    expect(await post(receivers.behindProxy, { "x-forwarded-for": "198.51.100.7, 203.0.113.9" })).toEqual({
       status: 403,
       sourceIp: "203.0.113.9",
       outcome: "rejected",
@@ -91,7 +59,11 @@ describe("webhook allowlist and X-Forwarded-For", () => {
       string,
       string
     >[]) {
-      expect(await post(behindProxy, headers)).toEqual({ status: 403, sourceIp: null, outcome: "rejected" });
+      expect(await post(receivers.behindProxy, headers)).toEqual({
+        status: 403,
+        sourceIp: null,
+        outcome: "rejected",
+      });
     }
   });
 });

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
 import { createUser } from "@/lib/users/service";
-import { APP_ORIGIN, browser, followAction } from "../../support/next-request";
+import { browser, followAction, postCredentials } from "../../support/next-request";
 
 vi.mock("next/headers", async () => (await import("../../support/next-request")).nextHeadersModule());
 vi.mock("next/navigation", async () => (await import("../../support/next-request")).nextNavigationModule());
@@ -66,20 +66,7 @@ describe("sign-in while the database cannot be reached", () => {
   });
 
   it("Auth.js's own sign-in route sends the browser back with code=unavailable, not error=Configuration", async () => {
-    const csrf = await handlers.GET(new Request(`${APP_ORIGIN}/api/auth/csrf`) as never);
-    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const cookie = csrf.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    const response = await handlers.POST(
-      new Request(`${APP_ORIGIN}/api/auth/callback/credentials`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-        body: new URLSearchParams({ csrfToken, email, password }),
-      }) as never,
-    );
-    const location = new URL(response.headers.get("location") ?? "", APP_ORIGIN);
+    const { location } = await postCredentials(handlers, { email, password });
     expect(location.pathname).toBe("/login");
     expect(Object.fromEntries(location.searchParams)).toEqual({
       error: "CredentialsSignin",

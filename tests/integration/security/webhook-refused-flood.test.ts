@@ -1,50 +1,24 @@
 // Finding 10: refused and malformed webhook requests must not fill the database. They keep their
 // metadata and the first 4 KiB of the body, and past 60 a minute from one source they are answered
 // 429 and not stored. Deliveries that pass the checks are never limited.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
-import { forgetCachedSettings } from "@/lib/settings/settings";
 import { REFUSED_BODY_KEPT } from "@/lib/webhooks/receive";
 import { createRefusedLimit, type RefusedLimit } from "@/lib/webhooks/refused-limit";
-import { isolateDatabase } from "../../support/database";
 import { outcomeNoteIn } from "../../support/notes";
-import { startWebhookServer, webhookBody, type WebhookServer } from "../../support/webhooks";
+import { sourceCheckedReceivers } from "../../support/webhook-receivers";
+import { webhookBody } from "../../support/webhooks";
 
-const servers: WebhookServer[] = [];
 let clock = Date.UTC(2030, 0, 1, 12, 0, 5);
 const limit: RefusedLimit = createRefusedLimit(60, () => clock);
-
-async function receiver(trustedProxies: string[]): Promise<string> {
-  const server = await startWebhookServer({ trustedProxies, refusedLimit: limit });
-  servers.push(server);
-  return `${server.origin}/api/webhooks/platform`;
-}
-
-let direct: string;
-// Behind a trusted proxy on 127.0.0.1, X-Forwarded-For names the source: several sources from one test.
-let proxied: string;
-let restore: () => Promise<void>;
+// Behind the trusted proxy, X-Forwarded-For names the source: several sources from one test.
+const receivers = sourceCheckedReceivers({ allowedIps: ["198.51.100.0/24"], refusedLimit: limit });
 let db: ReturnType<typeof getDb>;
-beforeAll(async () => {
-  // A database of its own: these tests empty the inbox and the settings.
-  restore = await isolateDatabase();
+beforeAll(() => {
   db = getDb();
-  direct = await receiver([]);
-  proxied = await receiver(["127.0.0.1/32"]);
 });
-afterAll(async () => {
-  for (const server of servers) await server.close();
-  await restore();
-});
-
-beforeEach(async () => {
-  await db.webhookDelivery.deleteMany();
-  await db.setting.deleteMany();
-  // These tests are about the source IP and refused bodies, not the secret path segment.
-  await db.setting.create({ data: { key: "webhookOpenEndpoint", value: true } });
-  await db.setting.create({ data: { key: "webhookAllowedIps", value: ["198.51.100.0/24"] } });
-  forgetCachedSettings();
+beforeEach(() => {
   limit.reset();
   clock += 60_000;
 });
@@ -64,7 +38,7 @@ const storedFrom = (sourceIp: string) => db.webhookDelivery.count({ where: { sou
 describe("refused webhook bodies", () => {
   it("keeps the metadata and the first 4 KiB of each 5 MB refused body, with its real size", async () => {
     const big = "7".repeat(5_000_000);
-    for (let i = 0; i < 10; i++) expect(await post(direct, big)).toBe(403);
+    for (let i = 0; i < 10; i++) expect(await post(receivers.direct, big)).toBe(403);
     const rows = await db.webhookDelivery.findMany({ orderBy: { id: "asc" } });
     expect(rows).toHaveLength(10);
     for (const row of rows) {
@@ -87,8 +61,8 @@ describe("refused webhook bodies", () => {
   });
 
   it("keeps only the start of an oversized or malformed body from an allowed source", async () => {
-    expect(await post(proxied, "x".repeat(3_000_000), "198.51.100.7")).toBe(400);
-    expect(await post(proxied, `{"pad":"${"y".repeat(20_000)}"`, "198.51.100.7")).toBe(400);
+    expect(await post(receivers.behindProxy, "x".repeat(3_000_000), "198.51.100.7")).toBe(400);
+    expect(await post(receivers.behindProxy, `{"pad":"${"y".repeat(20_000)}"`, "198.51.100.7")).toBe(400);
     const rows = await db.webhookDelivery.findMany({ orderBy: { id: "asc" } });
     expect(rows.map((r) => [r.outcome, r.bodyBytes, r.body.length])).toEqual([
       ["malformed", 3_000_000, REFUSED_BODY_KEPT],
@@ -100,12 +74,13 @@ describe("refused webhook bodies", () => {
 describe("per-source limit of refused requests", () => {
   it("answers the 61st refused request of a minute from one source 429 and stores nothing; others are unaffected", async () => {
     const warn = vi.spyOn(getLog(), "warn");
-    for (let i = 0; i < 60; i++) expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(403);
-    expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(429);
-    expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(429);
+    for (let i = 0; i < 60; i++)
+      expect(await post(receivers.behindProxy, webhookBody(), "203.0.113.5")).toBe(403);
+    expect(await post(receivers.behindProxy, webhookBody(), "203.0.113.5")).toBe(429);
+    expect(await post(receivers.behindProxy, webhookBody(), "203.0.113.5")).toBe(429);
     expect(await storedFrom("203.0.113.5")).toBe(60);
 
-    expect(await post(proxied, webhookBody(), "203.0.113.6")).toBe(403);
+    expect(await post(receivers.behindProxy, webhookBody(), "203.0.113.6")).toBe(403);
     expect(await storedFrom("203.0.113.6")).toBe(1);
 
     // one warning for the source in this minute, with the count
@@ -115,15 +90,16 @@ describe("per-source limit of refused requests", () => {
     warn.mockRestore();
 
     clock += 60_000;
-    expect(await post(proxied, webhookBody(), "203.0.113.5")).toBe(403);
+    expect(await post(receivers.behindProxy, webhookBody(), "203.0.113.5")).toBe(403);
     expect(await storedFrom("203.0.113.5")).toBe(61);
   });
 
   it("counts malformed requests too, but never limits deliveries that pass the checks", async () => {
-    for (let i = 0; i < 60; i++) expect(await post(proxied, "{not json", "198.51.100.8")).toBe(400);
-    expect(await post(proxied, "{not json", "198.51.100.8")).toBe(429);
+    for (let i = 0; i < 60; i++)
+      expect(await post(receivers.behindProxy, "{not json", "198.51.100.8")).toBe(400);
+    expect(await post(receivers.behindProxy, "{not json", "198.51.100.8")).toBe(429);
     const accepted = await Promise.all(
-      Array.from({ length: 150 }, () => post(proxied, webhookBody(), "198.51.100.8")),
+      Array.from({ length: 150 }, () => post(receivers.behindProxy, webhookBody(), "198.51.100.8")),
     );
     expect(accepted.every((status) => status === 200)).toBe(true);
     expect(await db.webhookDelivery.count({ where: { sourceIp: "198.51.100.8", outcome: "received" } })).toBe(
@@ -136,9 +112,11 @@ describe("per-source limit of refused requests", () => {
 
   it("counts an IPv6 source by its /64, so one host cannot rotate addresses", async () => {
     for (let i = 0; i < 60; i++) {
-      expect(await post(proxied, webhookBody(), `2001:db8:1:2::${(i + 1).toString(16)}`)).toBe(403);
+      expect(await post(receivers.behindProxy, webhookBody(), `2001:db8:1:2::${(i + 1).toString(16)}`)).toBe(
+        403,
+      );
     }
-    expect(await post(proxied, webhookBody(), "2001:db8:1:2:ffff::1")).toBe(429);
-    expect(await post(proxied, webhookBody(), "2001:db8:1:3::1")).toBe(403);
+    expect(await post(receivers.behindProxy, webhookBody(), "2001:db8:1:2:ffff::1")).toBe(429);
+    expect(await post(receivers.behindProxy, webhookBody(), "2001:db8:1:3::1")).toBe(403);
   });
 });
