@@ -17,11 +17,15 @@ import type { JobName, TaskName } from "@/lib/queue/queues";
 // An intent whose answer was lost is checked again once it is this old (the request may still be in flight).
 const PENDING_INTENT_AGE_MS = 30_000;
 
-export function jobHandlers(platform: PlatformClient): Record<JobName, () => Promise<unknown>> {
+/** `stopping` is aborted when the worker stops: work that waits on something ends its wait. */
+export function jobHandlers(
+  platform: PlatformClient,
+  stopping?: AbortSignal,
+): Record<JobName, () => Promise<unknown>> {
   return {
     reconcileIncremental: () =>
-      runReconciliation({ kind: "incremental", platform, yieldTo: yieldToWebhooks }),
-    reconcileFull: () => runReconciliation({ kind: "full", platform, yieldTo: yieldToWebhooks }),
+      runReconciliation({ kind: "incremental", platform, yieldTo: yieldToWebhooks, stopping }),
+    reconcileFull: () => runReconciliation({ kind: "full", platform, yieldTo: yieldToWebhooks, stopping }),
     balanceSnapshot: () => getBalanceCached(platform),
     ledgerUpkeep: () => runLedgerUpkeep(),
     stuckOperations: async () =>

@@ -65,7 +65,8 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
       await boss.createQueue(queue, { name: queue, ...options });
   });
 
-  const handlers = jobHandlers(platform);
+  const stopping = new AbortController();
+  const handlers = jobHandlers(platform, stopping.signal);
   for (const [name, job] of jobEntries) {
     await boss.work(job.queue, async () => {
       const started = Date.now();
@@ -99,6 +100,7 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
     // Webhook loops finish the deliveries each holds; jobs in progress get up to timeoutMs to finish, then
     // are left to expire and be retried by another worker.
     stop: async (timeoutMs = 20_000) => {
+      stopping.abort();
       await webhookLoops.stop();
       await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
     },

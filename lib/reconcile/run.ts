@@ -2,6 +2,7 @@ import "server-only";
 import pg from "pg";
 import { getDb } from "@/lib/db";
 import { getDatabaseUrl } from "@/lib/env";
+import { getLog } from "@/lib/log";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
 import { isWriteConflict } from "@/lib/errors/write-conflict";
@@ -29,6 +30,8 @@ export type ReconcileOptions = {
    * (the worker's: yieldToWebhooks).
    */
   yieldTo?: () => Promise<number>;
+  /** Aborted when the worker stops: the run no longer waits out a platform outage (walkOperations). */
+  stopping?: AbortSignal;
 };
 
 export type ReconcileResult =
@@ -51,6 +54,10 @@ export type ReconcileResult =
 /** Holds a session advisory lock on its own connection: one runner across all instances. */
 async function withRunnerLock<T>(fn: () => Promise<T>): Promise<T | null> {
   const client = new pg.Client({ connectionString: getDatabaseUrl() });
+  // The session sits idle while the run works: losing it (a database restart) must not end the process.
+  client.on("error", (error) =>
+    getLog().warn({ err: error }, "reconciliation: the runner lock's session ended"),
+  );
   await client.connect();
   try {
     const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
@@ -107,6 +114,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   try {
     const pages = walkOperations(options.platform, {
       take: options.take ?? 1000,
+      stopping: options.stopping,
       stop: (page) => {
         const oldest = page.operations.at(-1)?.dateAdded;
         if (lowerBound && oldest && oldest < lowerBound) {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { getLog } from "@/lib/log";
 import type { PlatformClient } from "@/lib/platform/client";
 import { PlatformError } from "@/lib/platform/errors";
@@ -30,7 +31,13 @@ function isPassing(error: unknown): boolean {
  */
 export async function* walkOperations(
   platform: Pick<PlatformClient, "listOperations">,
-  options: { take: number; stop?: (page: WalkedPage) => boolean; retryPausesMs?: readonly number[] },
+  options: {
+    take: number;
+    stop?: (page: WalkedPage) => boolean;
+    retryPausesMs?: readonly number[];
+    /** Once aborted (the worker is stopping), a failed page is not read again: the failure passes on. */
+    stopping?: AbortSignal;
+  },
 ): AsyncGenerator<WalkedPage> {
   const seen = new Set<string>();
   const pauses = options.retryPausesMs ?? PAGE_RETRY_PAUSES_MS;
@@ -44,9 +51,10 @@ export async function* walkOperations(
         return await readOnce(skip);
       } catch (error) {
         const pause = pauses[retry];
-        if (pause === undefined || !isPassing(error)) throw error;
+        if (pause === undefined || !isPassing(error) || options.stopping?.aborted) throw error;
         getLog().warn({ err: error, skip, pauseMs: pause }, "reconciliation: reading the page again");
-        await new Promise((resolve) => setTimeout(resolve, pause));
+        await sleep(pause, undefined, { signal: options.stopping }).catch(() => undefined);
+        if (options.stopping?.aborted) throw error;
       }
     }
   };

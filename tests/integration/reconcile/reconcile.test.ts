@@ -242,6 +242,26 @@ describe("runReconciliation", () => {
     expect(await db.reconciliationRun.findFirstOrThrow()).toMatchObject({ status: "completed", error: null });
   });
 
+  it("losing the runner lock's session mid-run (a database restart) does not end the process", async () => {
+    const list = new FakeList();
+    for (let m = 0; m < 20; m++) list.add(make(m));
+    const terminating: Pick<PlatformClient, "listOperations" | "getOperation"> = {
+      listOperations: async (req) => {
+        if (req.skip === 0) {
+          const [ended] = await db.$queryRaw<{ ended: boolean }[]>`
+            SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
+            WHERE locktype = 'advisory' AND objid = 7370001 AND granted`;
+          expect(ended?.ended).toBe(true);
+          await new Promise((r) => setTimeout(r, 100)); // the session's end reaches its client meanwhile
+        }
+        return list.listOperations(req);
+      },
+      getOperation: (id) => list.getOperation(id),
+    };
+    const result = await runReconciliation({ kind: "full", platform: terminating, take: 10 });
+    expect(result).toMatchObject({ status: "completed", inserted: 20 });
+  });
+
   it("reads at most its share of open operations a run, the least recently confirmed first", async () => {
     const ids = Array.from({ length: 5 }, () => randomUUID());
     for (let i = 0; i < 5; i++) {

@@ -100,6 +100,24 @@ describe("walking the operation list", () => {
       }
     });
 
+    it("when the worker is stopping, ends a pause under way and passes the failure on", async () => {
+      const log: string[] = [];
+      const stopping = new AbortController();
+      const walk = (async () => {
+        const pages = walkOperations(flaky(log, 0, ["transport", "transport"]), {
+          take: 2,
+          retryPausesMs: [60_000, 60_000],
+          stopping: stopping.signal,
+        });
+        for await (const page of pages) void page;
+      })();
+      await new Promise((r) => setTimeout(r, 20));
+      stopping.abort();
+      // a minute's pause not ended by the abort would outlast the test's time limit
+      await expect(walk).rejects.toThrow("transport failure");
+      expect(log).toEqual(["fail 0"]);
+    });
+
     it("waits a second before the first read again by default", async () => {
       const log: string[] = [];
       const started = performance.now();
