@@ -1,6 +1,6 @@
 import "server-only";
-import pg from "pg";
 import PgBoss from "pg-boss";
+import { withSessionAdvisoryLock } from "@/lib/db-session-lock";
 import { getDatabaseUrl, getEnv } from "@/lib/env";
 import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
 import { jobs, MAINTENANCE_INTERVAL_SECONDS, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
@@ -11,17 +11,6 @@ import { startProcessingLoops } from "@/lib/webhooks/processing-loops";
 // Held while a worker creates its queues and schedules: pg-boss creates a table per queue, and two workers
 // doing that at once on a fresh database deadlock (seen starting a Procfile with worker=2).
 const SETUP_LOCK = 7_370_002;
-
-async function whileHoldingSetupLock(fn: () => Promise<void>): Promise<void> {
-  const client = new pg.Client({ connectionString: getDatabaseUrl() });
-  await client.connect();
-  try {
-    await client.query("SELECT pg_advisory_lock($1)", [SETUP_LOCK]);
-    await fn();
-  } finally {
-    await client.end(); // ends the session, which releases the lock
-  }
-}
 
 export type Worker = { stop: (timeoutMs?: number) => Promise<void>; boss: PgBoss };
 
@@ -48,7 +37,7 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
 
   const jobEntries = Object.entries(jobs) as [JobName, (typeof jobs)[JobName]][];
   const taskEntries = Object.entries(tasks) as [TaskName, (typeof tasks)[TaskName]][];
-  await whileHoldingSetupLock(async () => {
+  await withSessionAdvisoryLock(SETUP_LOCK, { wait: true, purpose: "worker setup" }, async () => {
     for (const [, job] of jobEntries) {
       const queueOptions = {
         name: job.queue,

@@ -1,8 +1,6 @@
 import "server-only";
-import pg from "pg";
 import { getDb } from "@/lib/db";
-import { getDatabaseUrl } from "@/lib/env";
-import { getLog } from "@/lib/log";
+import { withSessionAdvisoryLock } from "@/lib/db-session-lock";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
 import { isWriteConflict } from "@/lib/errors/write-conflict";
@@ -51,25 +49,6 @@ export type ReconcileResult =
     }
   | { status: "skipped"; reason: string };
 
-/** Holds a session advisory lock on its own connection: one runner across all instances. */
-async function withRunnerLock<T>(fn: () => Promise<T>): Promise<T | null> {
-  const client = new pg.Client({ connectionString: getDatabaseUrl() });
-  // The session sits idle while the run works: losing it (a database restart) must not end the process.
-  client.on("error", (error) =>
-    getLog().warn({ err: error }, "reconciliation: the runner lock's session ended"),
-  );
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
-      RUNNER_LOCK,
-    ]);
-    if (!rows[0]?.locked) return null;
-    return await fn();
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Where an incremental run may stop: the last reconciled point, less the overlap. Open operations older
  * than that are read by id after the walk (readOpenOperations), not by walking the list back to them.
@@ -84,7 +63,12 @@ async function incrementalLowerBound(overlapMinutes: number): Promise<Date | nul
 }
 
 export async function runReconciliation(options: ReconcileOptions): Promise<ReconcileResult> {
-  const result = await withRunnerLock(() => reconcile(options));
+  // One runner across all instances.
+  const result = await withSessionAdvisoryLock(
+    RUNNER_LOCK,
+    { wait: false, purpose: "reconciliation runner" },
+    () => reconcile(options),
+  );
   return result ?? { status: "skipped", reason: "another reconciliation is running" };
 }
 
