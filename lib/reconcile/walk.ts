@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { getLog } from "@/lib/log";
 import type { PlatformClient } from "@/lib/platform/client";
-import { PlatformError } from "@/lib/platform/errors";
+import { isPlatformError } from "@/lib/platform/errors";
 import type { Operation } from "@/lib/platform/schemas";
 
 export type WalkedPage = {
@@ -21,7 +21,7 @@ export type WalkedPage = {
 export const PAGE_RETRY_PAUSES_MS: readonly number[] = [1_000, 4_000, 10_000];
 
 function isPassing(error: unknown): boolean {
-  return error instanceof PlatformError && (error.kind === "transport" || error.kind === "timeout");
+  return isPlatformError(error) && (error.kind === "transport" || error.kind === "timeout");
 }
 
 /**
@@ -41,14 +41,11 @@ export async function* walkOperations(
 ): AsyncGenerator<WalkedPage> {
   const seen = new Set<string>();
   const pauses = options.retryPausesMs ?? PAGE_RETRY_PAUSES_MS;
-  const readOnce = async (skip: number) => {
-    const readAt = new Date();
-    return { ...(await platform.listOperations({ skip, take: options.take })), readAt };
-  };
-  const readAgainAfterPassingFailures = async (skip: number) => {
+  const readPatiently = async (skip: number) => {
     for (let retry = 0; ; retry++) {
+      const readAt = new Date();
       try {
-        return await readOnce(skip);
+        return { ...(await platform.listOperations({ skip, take: options.take })), readAt };
       } catch (error) {
         const pause = pauses[retry];
         if (pause === undefined || !isPassing(error) || options.stopping?.aborted) throw error;
@@ -59,7 +56,7 @@ export async function* walkOperations(
     }
   };
   const read = (skip: number) => {
-    const page = readAgainAfterPassingFailures(skip);
+    const page = readPatiently(skip);
     page.catch(() => {}); // a page read ahead and then not needed must not fail the process
     return page;
   };
