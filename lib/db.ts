@@ -5,6 +5,7 @@ import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getDatabasePoolSize, getDatabaseUrl } from "@/lib/env";
+import { getLog } from "@/lib/log";
 
 function createClient(pool: pg.Pool) {
   // The client owns the pool: $disconnect ends it.
@@ -25,7 +26,11 @@ const globalForDb = globalThis as unknown as { paydeskDb?: Db; paydeskPool?: pg.
 function getPool(): pg.Pool {
   // Ended by $disconnect (scripts and tests do that); Prisma then reconnects with a pool of its own.
   if (!globalForDb.paydeskPool || globalForDb.paydeskPool.ended) {
-    globalForDb.paydeskPool = new pg.Pool({ connectionString: getDatabaseUrl(), max: getDatabasePoolSize() });
+    const pool = new pg.Pool({ connectionString: getDatabaseUrl(), max: getDatabasePoolSize() });
+    // An idle connection's end (a database restart, a failover) is logged, not thrown at the process,
+    // also before Prisma's adapter (which listens once it has connected) has used the pool.
+    pool.on("error", (error) => getLog().warn({ err: error }, "database: an idle connection ended"));
+    globalForDb.paydeskPool = pool;
   }
   return globalForDb.paydeskPool;
 }

@@ -3,7 +3,14 @@ import PgBoss from "pg-boss";
 import { withSessionAdvisoryLock } from "@/lib/db-session-lock";
 import { getDatabaseUrl, getEnv } from "@/lib/env";
 import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
-import { jobs, MAINTENANCE_INTERVAL_SECONDS, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
+import {
+  jobQueueOptions,
+  jobs,
+  MAINTENANCE_INTERVAL_SECONDS,
+  tasks,
+  type JobName,
+  type TaskName,
+} from "@/lib/queue/queues";
 import { getLog } from "@/lib/log";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { startProcessingLoops } from "@/lib/webhooks/processing-loops";
@@ -20,7 +27,7 @@ const TASK_POLL_SECONDS = 0.5;
 const TASK_CONCURRENCY = 4;
 
 /**
- * Runs the background work: scheduled jobs through pg-boss (singleton queues, so several workers never
+ * Runs the background work: scheduled jobs through pg-boss (stately queues, so several workers never
  * double up) and webhook processing, which drains the inbox table directly (rows are claimed with SKIP
  * LOCKED, so any number of workers can share it).
  */
@@ -38,13 +45,8 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
   const jobEntries = Object.entries(jobs) as [JobName, (typeof jobs)[JobName]][];
   const taskEntries = Object.entries(tasks) as [TaskName, (typeof tasks)[TaskName]][];
   await withSessionAdvisoryLock(SETUP_LOCK, { wait: true, purpose: "worker setup" }, async () => {
-    for (const [, job] of jobEntries) {
-      const queueOptions = {
-        name: job.queue,
-        policy: "singleton",
-        retryLimit: 2,
-        expireInSeconds: job.expireInSeconds,
-      } as const;
+    for (const [name, job] of jobEntries) {
+      const queueOptions = jobQueueOptions(name);
       // createQueue leaves an existing queue as it was: update it so changed options reach old installs.
       await boss.createQueue(job.queue, queueOptions);
       await boss.updateQueue(job.queue, queueOptions);

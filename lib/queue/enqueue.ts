@@ -1,7 +1,8 @@
 import "server-only";
 import PgBoss from "pg-boss";
 import { getDatabaseUrl } from "@/lib/env";
-import { jobs, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
+import { getLog } from "@/lib/log";
+import { jobQueueOptions, jobs, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
 
 const globalForBoss = globalThis as unknown as { paydeskBoss?: Promise<PgBoss> };
 
@@ -15,9 +16,12 @@ function sender(): Promise<PgBoss> {
       schedule: false,
       max: 2,
     });
+    // An idle connection's end (a database restart, a failover) is logged: unheard, pg-boss would throw
+    // it at the web process. The pool opens a new connection for the next job queued.
+    boss.on("error", (error) => getLog().error({ err: error }, "pg-boss error (job sender)"));
     await boss.start();
-    for (const job of Object.values(jobs))
-      await boss.createQueue(job.queue, { name: job.queue, policy: "singleton" });
+    for (const name of Object.keys(jobs) as JobName[])
+      await boss.createQueue(jobs[name].queue, jobQueueOptions(name));
     for (const { queue, ...options } of Object.values(tasks))
       await boss.createQueue(queue, { name: queue, ...options });
     return boss;

@@ -11,7 +11,7 @@ export type RunNowResult =
 
 /**
  * Queues a reconciliation for the worker now, audited. One already waiting in the queue is not doubled
- * (pg-boss singleton): `queued` is false then.
+ * (a pg-boss stately queue: lib/queue/queues.ts): `queued` is false then.
  */
 export async function queueReconciliationNow(
   actor: Actor,

@@ -1,6 +1,7 @@
 // Several workers starting at the same moment on a fresh database (a Procfile with worker=2, a rolling
 // restart): each creates pg-boss's queues and schedules; without the setup lock they deadlock and the
 // loser exits.
+import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { jobs } from "@/lib/queue/queues";
@@ -14,7 +15,12 @@ beforeAll(async () => {
 afterAll(async () => restore());
 
 describe("worker start-up", () => {
-  it("four workers started at once on a fresh database all start, with each job's expiry", async () => {
+  it("four workers started at once on a fresh database all start, with each job's expiry and policy", async () => {
+    // An install from before the queues were stately has one of them as a singleton queue.
+    const old = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: "pgboss" });
+    await old.start();
+    await old.createQueue(jobs.reconcileFull.queue, { name: jobs.reconcileFull.queue, policy: "singleton" });
+    await old.stop({ graceful: false, wait: true });
     const results = await Promise.allSettled(
       Array.from({ length: 4 }, () => startWorker({ webhookLoops: 0 })),
     );
@@ -23,11 +29,14 @@ describe("worker start-up", () => {
     expect(
       results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)),
     ).toEqual([]);
-    const queues = await getDb().$queryRawUnsafe<{ name: string; expire_seconds: number }[]>(
-      `SELECT name, expire_seconds FROM pgboss.queue`,
+    const queues = await getDb().$queryRawUnsafe<{ name: string; expire_seconds: number; policy: string }[]>(
+      `SELECT name, expire_seconds, policy FROM pgboss.queue`,
     );
     for (const job of Object.values(jobs))
-      expect(queues.find((q) => q.name === job.queue)?.expire_seconds).toBe(job.expireInSeconds);
+      expect(queues.find((q) => q.name === job.queue)).toMatchObject({
+        expire_seconds: job.expireInSeconds,
+        policy: "stately",
+      });
     // A job still under way when stop's second ran out (the start-up reconciliation) releases its lock
     // when it ends; a lock left held for good fails here.
     const advisoryLocks = async () => {
