@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { Faults } from "./faults";
 import { postJson } from "./webhook-send";
 
@@ -58,7 +59,11 @@ export class WebhookDispatcher {
   private stopped = false;
   private readonly aborter = new AbortController();
 
-  constructor(private readonly options: DispatcherOptions) {}
+  constructor(private readonly options: DispatcherOptions) {
+    // Every delivery in flight listens on the stop signal until its request closes, and a platform sends
+    // as many at once as its events need: no count of listeners is a leak here.
+    setMaxListeners(0, this.aborter.signal);
+  }
 
   emit(event: WebhookEvent): void {
     const faults = this.options.faults();
