@@ -1,23 +1,12 @@
 import "server-only";
 import PgBoss from "pg-boss";
-import { withSessionAdvisoryLock } from "@/lib/db-session-lock";
 import { getDatabaseUrl, getEnv } from "@/lib/env";
 import { jobHandlers, taskHandlers } from "@/lib/jobs/handlers";
-import {
-  jobQueueOptions,
-  jobs,
-  MAINTENANCE_INTERVAL_SECONDS,
-  tasks,
-  type JobName,
-  type TaskName,
-} from "@/lib/queue/queues";
+import { jobs, MAINTENANCE_INTERVAL_SECONDS, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
+import { setUpQueues } from "@/lib/queue/setup";
 import { getLog } from "@/lib/log";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { startProcessingLoops } from "@/lib/webhooks/processing-loops";
-
-// Held while a worker creates its queues and schedules: pg-boss creates a table per queue, and two workers
-// doing that at once on a fresh database deadlock (seen starting a Procfile with worker=2).
-const SETUP_LOCK = 7_370_002;
 
 export type Worker = { stop: (timeoutMs?: number) => Promise<void>; boss: PgBoss };
 
@@ -44,17 +33,7 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
 
   const jobEntries = Object.entries(jobs) as [JobName, (typeof jobs)[JobName]][];
   const taskEntries = Object.entries(tasks) as [TaskName, (typeof tasks)[TaskName]][];
-  await withSessionAdvisoryLock(SETUP_LOCK, { wait: true, purpose: "worker setup" }, async () => {
-    for (const [name, job] of jobEntries) {
-      const queueOptions = jobQueueOptions(name);
-      // createQueue leaves an existing queue as it was: update it so changed options reach old installs.
-      await boss.createQueue(job.queue, queueOptions);
-      await boss.updateQueue(job.queue, queueOptions);
-      await boss.schedule(job.queue, job.cron, {}, { tz: "UTC" });
-    }
-    for (const [, { queue, ...options }] of taskEntries)
-      await boss.createQueue(queue, { name: queue, ...options });
-  });
+  await setUpQueues(boss, { asWorker: true });
 
   const stopping = new AbortController();
   const handlers = jobHandlers(platform, stopping.signal);

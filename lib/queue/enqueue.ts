@@ -2,7 +2,8 @@ import "server-only";
 import PgBoss from "pg-boss";
 import { getDatabaseUrl } from "@/lib/env";
 import { getLog } from "@/lib/log";
-import { jobQueueOptions, jobs, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
+import { jobs, tasks, type JobName, type TaskName } from "@/lib/queue/queues";
+import { setUpQueues } from "@/lib/queue/setup";
 
 const globalForBoss = globalThis as unknown as { paydeskBoss?: Promise<PgBoss> };
 
@@ -20,10 +21,7 @@ function sender(): Promise<PgBoss> {
     // it at the web process. The pool opens a new connection for the next job queued.
     boss.on("error", (error) => getLog().error({ err: error }, "pg-boss error (job sender)"));
     await boss.start();
-    for (const name of Object.keys(jobs) as JobName[])
-      await boss.createQueue(jobs[name].queue, jobQueueOptions(name));
-    for (const { queue, ...options } of Object.values(tasks))
-      await boss.createQueue(queue, { name: queue, ...options });
+    await setUpQueues(boss, { asWorker: false });
     return boss;
   })();
   return globalForBoss.paydeskBoss;

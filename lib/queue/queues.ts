@@ -1,6 +1,6 @@
 // The queues of the background work: their names and schedules, shared by the senders (web server,
 // domain code through lib/queue/enqueue.ts) and the worker (lib/jobs), which imports the domain.
-// Background jobs and when they run (cron, UTC). Each queue is a pg-boss "stately" queue: at most one
+// Background jobs and when they run (cron, UTC). Each queue is a pg-boss "stately" queue (setup.ts): at most one
 // job of a kind is active across all workers and at most one waits behind it, so a "run now" pressed
 // twice, or a schedule ticking while a long run is under way, queues one more run, not a pile of them
 // (a "singleton" queue limits only the active ones). A worker killed mid-job leaves its job active, which
@@ -23,12 +23,6 @@ export const jobs = {
 export const MAINTENANCE_INTERVAL_SECONDS = 30;
 
 export type JobName = keyof typeof jobs;
-
-/** A job's queue as created by every process that may be first to touch it (worker or sender). */
-export function jobQueueOptions(name: JobName) {
-  const { queue, expireInSeconds } = jobs[name];
-  return { name: queue, policy: "stately", retryLimit: 2, expireInSeconds } as const;
-}
 
 // Jobs sent on demand with a payload (not on a schedule), with their queue's options. A "short" queue
 // keeps at most one waiting job per singletonKey: handing the same pay-out off twice while its job waits

@@ -4,6 +4,7 @@
 import PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { enqueueJob, stopSender } from "@/lib/queue/enqueue";
 import { jobs } from "@/lib/queue/queues";
 import { startWorker, type Worker } from "@/lib/jobs/worker";
 import { isolateDatabase } from "../../support/database";
@@ -12,18 +13,24 @@ let restore: () => Promise<void>;
 beforeAll(async () => {
   restore = await isolateDatabase();
 });
-afterAll(async () => restore());
+afterAll(async () => {
+  await stopSender();
+  await restore();
+});
 
 describe("worker start-up", () => {
-  it("four workers started at once on a fresh database all start, with each job's expiry and policy", async () => {
+  it("four workers and a sender started at once all start, with each job's expiry and policy", async () => {
     // An install from before the queues were stately has one of them as a singleton queue.
     const old = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: "pgboss" });
     await old.start();
     await old.createQueue(jobs.reconcileFull.queue, { name: jobs.reconcileFull.queue, policy: "singleton" });
     await old.stop({ graceful: false, wait: true });
+    // A web process queues its first job meanwhile: its sender sets up the queues under the same lock.
+    const sent = enqueueJob("reconcileFull");
     const results = await Promise.allSettled(
       Array.from({ length: 4 }, () => startWorker({ webhookLoops: 0 })),
     );
+    expect(await sent).toEqual(expect.any(String));
     const started = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     await Promise.all(started.map((w: Worker) => w.stop(1_000)));
     expect(
