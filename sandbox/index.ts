@@ -16,7 +16,10 @@ export interface SandboxOptions {
   stateFile?: string;
   /** Operations advance on their own; `true` = 1..8 s per step. */
   autopilot?: boolean | AutopilotTiming;
-  /** Webhook redelivery: baseMs * 2^(n-1) after the n-th failed attempt, at most `attempts` attempts. */
+  /**
+   * Webhook redelivery: baseMs * 2^(n-1) (at most maxMs, when given) after the n-th failed attempt, at
+   * most `attempts` attempts.
+   */
   webhookRetry?: WebhookRetry;
   /** Time a webhook receiver has to answer (spec: 5 s). */
   webhookTimeoutMs?: number;

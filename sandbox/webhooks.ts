@@ -5,7 +5,8 @@ import { postJson } from "./webhook-send";
 
 /**
  * Webhook delivery ("Events"): POST with a 5 s limit; a non-2xx answer, timeout or dropped connection
- * is redelivered after baseMs * 2^(attempt-1) until `attempts` attempts were made (at-least-once).
+ * is redelivered after baseMs * 2^(attempt-1), at most maxMs, until `attempts` attempts were made
+ * (at-least-once).
  * Every attempt is logged. Faults: duplicates, reordering (a window of events is released in reverse
  * order), delay before the first attempt.
  */
@@ -13,6 +14,8 @@ import { postJson } from "./webhook-send";
 export interface WebhookRetry {
   baseMs: number;
   attempts: number;
+  /** The longest wait between two attempts (the spec does not show the schedule); none by default. */
+  maxMs?: number;
 }
 
 export interface DeliveryAttempt {
@@ -182,7 +185,8 @@ export class WebhookDispatcher {
       delivery.state = "failed";
       delivery.nextAttemptAt = null;
     } else {
-      const waitMs = this.options.retry.baseMs * 2 ** (delivery.attempts.length - 1);
+      const { baseMs, maxMs = Infinity } = this.options.retry;
+      const waitMs = Math.min(baseMs * 2 ** (delivery.attempts.length - 1), maxMs);
       delivery.nextAttemptAt = new Date(this.options.now().getTime() + waitMs).toISOString();
       this.later(waitMs, () => this.attempt(delivery));
     }

@@ -1,12 +1,12 @@
 // The sandbox sends a platform's burst of webhooks at once, each request listening on the dispatcher's
 // stop signal: no leak warning for that, every listener gone once its request closes, and stop() ends
-// the requests still waiting for an answer.
+// the requests still waiting for an answer. And the redelivery schedule, with and without its cap.
 import { getEventListeners } from "node:events";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { NO_FAULTS } from "../../../sandbox/faults";
-import { WebhookDispatcher } from "../../../sandbox/webhooks";
+import { WebhookDispatcher, type WebhookRetry } from "../../../sandbox/webhooks";
 
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
@@ -30,13 +30,13 @@ async function holdingReceiver() {
   };
 }
 
-function dispatcherFor() {
+function dispatcherFor(options: { retry?: WebhookRetry; now?: () => Date; onChange?: () => void } = {}) {
   const dispatcher = new WebhookDispatcher({
-    retry: { baseMs: 1_000, attempts: 1 },
+    retry: options.retry ?? { baseMs: 1_000, attempts: 1 },
     timeoutMs: 5_000,
     faults: () => NO_FAULTS,
-    now: () => new Date(),
-    onChange: () => {},
+    now: options.now ?? (() => new Date()),
+    onChange: options.onChange ?? (() => {}),
   });
   const signal = (dispatcher as unknown as { aborter: AbortController }).aborter.signal;
   return { dispatcher, listeners: () => getEventListeners(signal, "abort").length };
@@ -83,5 +83,31 @@ describe("the sandbox's webhook dispatcher under a burst", () => {
     await dispatcher.stop();
     expect(dispatcher.deliveries(null).map((d) => d.state)).toEqual(Array(12).fill("scheduled"));
     await receiver.close();
+  });
+
+  it("waits baseMs * 2^(n-1) between attempts, at most maxMs when given", async () => {
+    const refusing = createServer((req, res) => req.resume().on("end", () => res.writeHead(500).end()));
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/hook`;
+    const waitsWith = async (retry: WebhookRetry) => {
+      const at = new Date("2026-11-25T12:00:00.000Z");
+      const waits: number[] = [];
+      const { dispatcher } = dispatcherFor({
+        retry,
+        now: () => at,
+        onChange: () => {
+          const next = dispatcher.deliveries(null)[0]?.nextAttemptAt;
+          if (next) waits.push(Date.parse(next) - at.getTime());
+        },
+      });
+      dispatcher.emit(event(url, 1));
+      await until(() => dispatcher.deliveries(null)[0]?.state === "failed");
+      expect(dispatcher.deliveries(null)[0]?.attempts).toHaveLength(retry.attempts);
+      await dispatcher.stop();
+      return waits;
+    };
+    expect(await waitsWith({ baseMs: 5, attempts: 5 })).toEqual([5, 10, 20, 40]);
+    expect(await waitsWith({ baseMs: 5, maxMs: 12, attempts: 5 })).toEqual([5, 10, 12, 12]);
+    await new Promise<void>((resolve) => refusing.close(() => resolve()));
   });
 });

@@ -6,7 +6,11 @@ const sandbox = await createSandbox({
   port: 0,
   seedDemoHistory: false,
   autopilot: { minDelayMs: 20, maxDelayMs: 200 },
-  webhookRetry: { baseMs: 100, attempts: 14 },
+  // Deliveries aimed at the killed web process fail until its replacement is up, and every one fails
+  // 20 % of the time: capped, the waits outlast a restart (60 attempts span ~2 min) and the last
+  // delivery settles within 2 s of the receivers being back. Uncapped (14 attempts, 100 ms doubling),
+  // one delivery's 13th attempt came 409 s after its first, and the test took 439 s instead of 90.
+  webhookRetry: { baseMs: 100, maxMs: 2_000, attempts: 60 },
   webhookTimeoutMs: 10_000,
   // every delivery stays in the log, so that "0 lost events" is checked over all of them
   webhookLogCapacity: 1_000_000,
