@@ -8,7 +8,7 @@ import { jobs, tasks, type JobName } from "@/lib/queue/queues";
 const SETUP_LOCK = 7_370_002;
 
 /** A job's queue as created by every process that may be first to touch it (worker or sender). */
-export function jobQueueOptions(name: JobName) {
+function jobQueueOptions(name: JobName) {
   const { queue, expireInSeconds } = jobs[name];
   return { name: queue, policy: "stately", retryLimit: 2, expireInSeconds } as const;
 }
