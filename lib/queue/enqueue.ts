@@ -9,29 +9,43 @@ const globalForBoss = globalThis as unknown as { paydeskBoss?: Promise<PgBoss> }
 
 /** A send-only pg-boss for the web server: it neither schedules nor supervises (the worker does). */
 function sender(): Promise<PgBoss> {
-  globalForBoss.paydeskBoss ??= (async () => {
-    const boss = new PgBoss({
-      connectionString: getDatabaseUrl(),
-      schema: "pgboss",
-      supervise: false,
-      schedule: false,
-      max: 2,
-    });
-    // An idle connection's end (a database restart, a failover) is logged: unheard, pg-boss would throw
-    // it at the web process. The pool opens a new connection for the next job queued.
-    boss.on("error", (error) => getLog().error({ err: error }, "pg-boss error (job sender)"));
+  if (globalForBoss.paydeskBoss) return globalForBoss.paydeskBoss;
+  const starting = startSender();
+  globalForBoss.paydeskBoss = starting;
+  // A start that failed (the database down at the first job) is not kept: the next job tries again.
+  starting.catch(() => {
+    if (globalForBoss.paydeskBoss === starting) globalForBoss.paydeskBoss = undefined;
+  });
+  return starting;
+}
+
+async function startSender(): Promise<PgBoss> {
+  const boss = new PgBoss({
+    connectionString: getDatabaseUrl(),
+    schema: "pgboss",
+    supervise: false,
+    schedule: false,
+    max: 2,
+  });
+  // An idle connection's end (a database restart, a failover) is logged: unheard, pg-boss would throw
+  // it at the web process. The pool opens a new connection for the next job queued.
+  boss.on("error", (error) => getLog().error({ err: error }, "pg-boss error (job sender)"));
+  try {
     await boss.start();
     await setUpQueues(boss, { asWorker: false });
     return boss;
-  })();
-  return globalForBoss.paydeskBoss;
+  } catch (error) {
+    await boss.stop({ graceful: false, wait: true }).catch(() => {});
+    throw error;
+  }
 }
 
 /** Stops this process's sender, if one started; the next job queued starts another (with the DATABASE_URL of then). */
 export async function stopSender(): Promise<void> {
   const boss = globalForBoss.paydeskBoss;
   globalForBoss.paydeskBoss = undefined;
-  if (boss) await (await boss).stop({ graceful: false, wait: true });
+  const started = await boss?.catch(() => null); // a failed start left nothing running
+  await started?.stop({ graceful: false, wait: true });
 }
 
 /** Queues a background job now (e.g. "run reconciliation now"); returns the job id, or null when one is already queued. */

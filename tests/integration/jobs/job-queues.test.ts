@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { enqueueJob, stopSender } from "@/lib/queue/enqueue";
 import { jobs } from "@/lib/queue/queues";
+import { freePort } from "../../../scripts/lib/embedded-postgres";
 import { isolateDatabase } from "../../support/database";
 
 let restore: () => Promise<void>;
@@ -50,5 +51,19 @@ describe("the job queues", () => {
     expect(await waiting(queue)).toEqual({ active: 1, completed: 1 });
     // Another kind has a queue of its own.
     expect(await enqueueJob("reconcileIncremental")).toEqual(expect.any(String));
+  });
+
+  it("a first job queued while the database is down fails, and the next one, once it is back, is queued", async () => {
+    await stopSender();
+    const url = process.env.DATABASE_URL!;
+    const down = new URL(url);
+    down.port = String(await freePort()); // nothing listens there
+    process.env.DATABASE_URL = down.toString();
+    try {
+      await expect(enqueueJob("ledgerUpkeep")).rejects.toThrow();
+    } finally {
+      process.env.DATABASE_URL = url;
+    }
+    expect(await enqueueJob("ledgerUpkeep")).toEqual(expect.any(String));
   });
 });
