@@ -1,6 +1,6 @@
 // The deployment guide promises every environment variable (docs/deploy.md → Environment variables):
 // each one lib/env.ts reads is a row of its table, with the default the schema really has; and the README
-// says .env.example documents each one.
+// says .env.example documents each one. And the README's table of scripts has every npm script.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -70,5 +70,16 @@ describe(".env.example", () => {
     const example = read(".env.example");
     const named = (v: string) => new RegExp(`^#?\\s*${v}=`, "m").test(example);
     expect(Object.keys(envSchema.shape).filter((v) => v !== "NODE_ENV" && !named(v))).toEqual([]);
+  });
+});
+
+describe("README, Scripts", () => {
+  it("has every npm script of package.json (postinstall runs by itself)", () => {
+    const scripts = Object.keys(JSON.parse(read("package.json")).scripts as Record<string, string>);
+    const section = read("README.md").split("## Scripts")[1]?.split("\n## ")[0] ?? "";
+    const shown = (name: string) =>
+      section.includes(`\`npm run ${name}`) ||
+      (["test", "start"].includes(name) && section.includes(`\`npm ${name}\``));
+    expect(scripts.filter((s) => s !== "postinstall" && !shown(s))).toEqual([]);
   });
 });
