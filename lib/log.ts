@@ -5,23 +5,36 @@ import { serializeError } from "@/lib/log-error";
 
 const globalForLog = globalThis as unknown as { paydeskLog?: pino.Logger };
 
-/** Structured JSON logs. Secrets and recipient numbers are redacted wherever they appear by name. */
-export function getLog(): pino.Logger {
-  globalForLog.paydeskLog ??= pino({
-    level: getEnv().LOG_LEVEL,
+/** Keys whose values never reach a log, wherever they appear (down to REDACT_DEPTH objects deep). */
+const REDACTED_KEYS = [
+  "authorization",
+  "cookie",
+  "token",
+  "password",
+  "secret",
+  "number",
+  "numberAdditional",
+  "recipientNumber",
+];
+const REDACT_DEPTH = 5;
+
+// pino matches a path exactly: "*.token" is a token one level down, not at the top nor two levels down.
+export const REDACTED_PATHS = REDACTED_KEYS.flatMap((key) =>
+  Array.from({ length: REDACT_DEPTH + 1 }, (_, depth) => [...Array<string>(depth).fill("*"), key].join(".")),
+);
+
+/** The logger's options; `getLog` writes with them to stdout. */
+export function logOptions(level: pino.LevelWithSilent): pino.LoggerOptions {
+  return {
+    level,
     base: { app: "paydesk" },
     serializers: { err: serializeError, error: serializeError },
-    redact: {
-      paths: [
-        "*.authorization",
-        "*.token",
-        "*.password",
-        "*.number",
-        "*.recipientNumber",
-        "headers.authorization",
-      ],
-      censor: "[redacted]",
-    },
-  });
+    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+  };
+}
+
+/** Structured JSON logs. Secrets and recipient numbers are redacted wherever they appear by name. */
+export function getLog(): pino.Logger {
+  globalForLog.paydeskLog ??= pino(logOptions(getEnv().LOG_LEVEL));
   return globalForLog.paydeskLog;
 }
