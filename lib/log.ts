@@ -16,7 +16,9 @@ const REDACTED_KEYS = [
   "numberAdditional",
   "recipientNumber",
 ];
-const REDACT_DEPTH = 5;
+// Paydesk's log objects are at most three deep (errors are flattened by serializeError); every level of
+// wildcards costs: 4 µs a line at one level, 17 at three, 34 at five.
+const REDACT_DEPTH = 3;
 
 // pino matches a path exactly: "*.token" is a token one level down, not at the top nor two levels down.
 export const REDACTED_PATHS = REDACTED_KEYS.flatMap((key) =>

