@@ -21,7 +21,7 @@ const REDACTED_KEYS = [
 const REDACT_DEPTH = 3;
 
 // pino matches a path exactly: "*.token" is a token one level down, not at the top nor two levels down.
-export const REDACTED_PATHS = REDACTED_KEYS.flatMap((key) =>
+const REDACTED_PATHS = REDACTED_KEYS.flatMap((key) =>
   Array.from({ length: REDACT_DEPTH + 1 }, (_, depth) => [...Array<string>(depth).fill("*"), key].join(".")),
 );
 

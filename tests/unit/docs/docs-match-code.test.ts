@@ -9,11 +9,13 @@ import { envSchema, parseEnv } from "@/lib/env";
 const read = (file: string) => readFileSync(path.join(import.meta.dirname, "../../..", file), "utf8");
 const guide = read("docs/deploy.md");
 
+/** The text under a markdown `## heading`, up to the next one. */
+const section = (text: string, heading: string) => text.split(`## ${heading}`)[1]?.split("\n## ")[0] ?? "";
+
 /** The table's rows: each variable named in its first cell, with the row's default cell. */
 function tableRows(): Map<string, string> {
-  const section = guide.split("## Environment variables")[1]?.split("\n## ")[0] ?? "";
   const rows = new Map<string, string>();
-  for (const line of section.split("\n")) {
+  for (const line of section(guide, "Environment variables").split("\n")) {
     const cells = line.split("|").map((c) => c.trim());
     if (cells.length < 5) continue;
     for (const [, name] of cells[1]!.matchAll(/`([A-Z0-9_]+)`/g)) rows.set(name!, cells[3]!);
@@ -76,10 +78,10 @@ describe(".env.example", () => {
 describe("README, Scripts", () => {
   it("has every npm script of package.json (postinstall runs by itself)", () => {
     const scripts = Object.keys(JSON.parse(read("package.json")).scripts as Record<string, string>);
-    const section = read("README.md").split("## Scripts")[1]?.split("\n## ")[0] ?? "";
+    const table = section(read("README.md"), "Scripts");
     const shown = (name: string) =>
-      section.includes(`\`npm run ${name}`) ||
-      (["test", "start"].includes(name) && section.includes(`\`npm ${name}\``));
+      table.includes(`\`npm run ${name}`) ||
+      (["test", "start"].includes(name) && table.includes(`\`npm ${name}\``));
     expect(scripts.filter((s) => s !== "postinstall" && !shown(s))).toEqual([]);
   });
 });
