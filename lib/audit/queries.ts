@@ -10,6 +10,7 @@ import { messagesFor } from "@/lib/i18n/messages";
 import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { csvCell, csvLine } from "@/lib/csv/encode";
 import { keysetPage } from "@/lib/keyset-page";
+import { FIRST_DAY, LAST_DAY, localDateTimeProblem } from "@/lib/time/zone";
 import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
@@ -21,20 +22,23 @@ const text = (max: number) =>
     .refine(isUsableFilterText, filterTextMessage)
     .transform((v) => (v === "" ? undefined : v))
     .optional();
+/** A UTC day from FIRST_DAY to LAST_DAY (lib/time/zone.ts): year 0 would fail the query itself. */
 const day = (what: "fromDate" | "toDate") =>
   z
     .string()
     .trim()
     .transform((v) => (v === "" ? undefined : v))
     .optional()
-    .refine(
-      (v) =>
-        v === undefined ||
-        (/^\d{4}-\d{2}-\d{2}$/.test(v) &&
-          !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
-          new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v),
-      `admin.audit.errors.${what}`,
-    );
+    .superRefine((v, ctx) => {
+      const problem = v === undefined ? null : localDateTimeProblem(v, { dateOnly: true });
+      if (problem === "range") {
+        ctx.addIssue({
+          code: "custom",
+          message: "admin.audit.errors.dateRange",
+          params: { firstDay: FIRST_DAY, lastDay: LAST_DAY },
+        });
+      } else if (problem) ctx.addIssue({ code: "custom", message: `admin.audit.errors.${what}` });
+    });
 
 /** Filters of the audit log (query parameters of the page and of the CSV export). Dates are UTC days. */
 export const auditFilterSchema = z

@@ -73,11 +73,22 @@ export function zoneOffsetMs(date: Date, timeZone: string): number {
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?)?$/;
 
-/** True for "2026-11-20", "2026-11-20T13:05" and "2026-11-20T13:05:09.123" that name a real calendar day. */
-export function isLocalDateTime(value: string): boolean {
+/**
+ * The days a date typed by a person may name. The calendar goes on, but the day after 9999-12-31 has no
+ * four-digit year (a date-only `to` includes its whole day: it ends at the next midnight), and years
+ * before 1000 are typing mistakes in a payment back-office. Every input that takes a day checks it here.
+ */
+export const FIRST_DAY = "1000-01-01";
+export const LAST_DAY = "9998-12-31";
+const FIRST_YEAR = 1000;
+const LAST_YEAR = 9998;
+
+/** True when the text names a real calendar day (and a valid time, if any), of any year from 0100 to 9999. */
+function isCalendarDateTime(value: string): boolean {
   const m = LOCAL.exec(value);
   if (!m) return false;
   const [y, mo, d, h = "0", mi = "0", s = "0"] = m.slice(1);
+  // Date.UTC reads the years 0-99 as 1900-1999: such a year never round-trips, and is refused.
   const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
   return (
     date.getUTCFullYear() === Number(y) &&
@@ -89,8 +100,32 @@ export function isLocalDateTime(value: string): boolean {
   );
 }
 
+/**
+ * What is wrong with a day or date-time typed by a person: "format" (not "2026-11-20" or
+ * "2026-11-20T13:05[:09[.123]]", or no such day or time), "range" (a year outside FIRST_DAY...LAST_DAY),
+ * or null. With `dateOnly`, a time is a format error.
+ */
+export function localDateTimeProblem(
+  value: string,
+  options: { dateOnly?: boolean } = {},
+): "format" | "range" | null {
+  if (!LOCAL.test(value) || (options.dateOnly && value.length !== 10)) return "format";
+  const year = Number(value.slice(0, 4));
+  if (year < FIRST_YEAR || year > LAST_YEAR) return "range";
+  return isCalendarDateTime(value) ? null : "format";
+}
+
+/**
+ * True for "2026-11-20", "2026-11-20T13:05" and "2026-11-20T13:05:09.123" that name a real calendar
+ * day from FIRST_DAY to LAST_DAY.
+ */
+export function isLocalDateTime(value: string): boolean {
+  return localDateTimeProblem(value) === null;
+}
+
+/** True for a "YYYY-MM-DD" that names a real calendar day from FIRST_DAY to LAST_DAY. */
 export function isDateOnly(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value);
+  return localDateTimeProblem(value, { dateOnly: true }) === null;
 }
 
 /**
@@ -99,7 +134,8 @@ export function isDateOnly(value: string): boolean {
  */
 export function zonedToUtc(local: string, timeZone: string): Date {
   const m = LOCAL.exec(local);
-  if (!m || !isLocalDateTime(local)) throw new RangeError(`not a local date-time: ${local}`);
+  // Any real calendar day: the day after LAST_DAY too (a date-only `to` ends there).
+  if (!m || !isCalendarDateTime(local)) throw new RangeError(`not a local date-time: ${local}`);
   const [y, mo, d, h = "0", mi = "0", s = "0", ms = "0"] = m.slice(1);
   const asUtc = Date.UTC(
     Number(y),
@@ -118,10 +154,12 @@ export function zonedToUtc(local: string, timeZone: string): Date {
   return new Date(Math.max(first, second));
 }
 
-/** The day after a "YYYY-MM-DD" date, as "YYYY-MM-DD". */
+/** The day after a "YYYY-MM-DD" date, as "YYYY-MM-DD"; a RangeError past year 9999 (no such text). */
 export function nextDay(date: string): string {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString();
+  if (!/^\d{4}-/.test(next)) throw new RangeError(`no four-digit day after ${date}`);
+  return next.slice(0, 10);
 }
 
 /** The zone's wall clock at an instant, from the (cached) offset: the instant shifted, read as UTC. */

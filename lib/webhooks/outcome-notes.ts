@@ -24,6 +24,10 @@ type ArgsByCode = {
   bodyEmpty: Cut;
   bodyNotJson: { detail: string } & Cut;
   bodyNotObject: Cut;
+  /** where the body holds U+0000 or a lone surrogate, and which (escaped) */
+  bodyUnstorableText: { detail: string } & Cut;
+  bodyTooDeep: { limit: number } & Cut;
+  traceIdTooLong: { length: number; limit: number } & Cut;
   envelopeNotSuccess: { status: string; codeError: string | null } & Cut;
   envelopeNoOperation: Cut;
   operationInvalid: { detail: string } & Cut;
@@ -32,6 +36,8 @@ type ArgsByCode = {
   olderThanMirror: { traceID: string | null };
   wouldChangeFinal: { traceID: string | null };
   readBackFailed: { attempts: number; error: string };
+  /** processing threw (anything but a failed read-back) on every attempt: the last error */
+  processingFailed: { attempts: number; error: string };
   unknownToPlatform: { operationId: string };
   readBackStatusDiffers: { said: string; read: string };
   readBackFieldsDiffer: { fields: string[] };
@@ -54,6 +60,9 @@ export const OUTCOME_CODES = [
   "bodyEmpty",
   "bodyNotJson",
   "bodyNotObject",
+  "bodyUnstorableText",
+  "bodyTooDeep",
+  "traceIdTooLong",
   "envelopeNotSuccess",
   "envelopeNoOperation",
   "operationInvalid",
@@ -61,6 +70,7 @@ export const OUTCOME_CODES = [
   "olderThanMirror",
   "wouldChangeFinal",
   "readBackFailed",
+  "processingFailed",
   "unknownToPlatform",
   "readBackStatusDiffers",
   "readBackFieldsDiffer",
@@ -129,8 +139,13 @@ export function wordOutcome(
             data: null,
           };
     case "bodyNotJson":
+    case "bodyUnstorableText":
     case "operationInvalid":
       return { text: t(`${N}.${code}`), data: text(args.detail), ...(cutWords && { after: cutWords }) };
+    case "bodyTooDeep":
+      return plain({ limit: count(args.limit) });
+    case "traceIdTooLong":
+      return plain({ length: count(args.length), limit: count(args.limit) });
     case "envelopeNotSuccess":
       return plain({ status: text(args.status), codeError: text(args.codeError) || "—" });
     case "alreadyMirrored":
@@ -138,7 +153,8 @@ export function wordOutcome(
     case "wouldChangeFinal":
       return { text: sentences(t(`${N}.${code}`), trace(args.traceID)), data: null };
     case "readBackFailed":
-      return { text: t(`${N}.readBackFailed`, { attempts: count(args.attempts) }), data: text(args.error) };
+    case "processingFailed":
+      return { text: t(`${N}.${code}`, { attempts: count(args.attempts) }), data: text(args.error) };
     case "unknownToPlatform":
       return { text: t(`${N}.unknownToPlatform`), data: text(args.operationId) };
     case "readBackStatusDiffers":

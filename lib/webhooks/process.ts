@@ -18,14 +18,23 @@ import {
 import { isFinal, statusRank } from "@/lib/operations/status";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
-import { parseWebhookBody } from "@/lib/platform/webhook-body";
+import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
+import { getLog } from "@/lib/log";
+import { storableJson, storableText } from "@/lib/storable-text";
 import { type AppliedNote, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
+import { bodyErrorNote } from "@/lib/webhooks/receive";
 
-/** A failed read-back is retried on later passes; after this many attempts the delivery is `failed`. */
+/**
+ * A delivery whose read-back fails, or whose processing throws, is retried on later passes; after this
+ * many attempts it is `failed`, with the last error in its note.
+ */
 export const MAX_PROCESSING_ATTEMPTS = 8;
 
+// An error message kept in a note is cut to this many characters.
+const ERROR_KEPT = 2000;
+
 /** A leased delivery; pg gives the bigint id as its decimal text. */
-type Claimed = { id: string; body: string; processingAttempts: number; receivedAt: Date };
+type Claimed = { id: string; body: string; processingAttempts: number; receivedAt: Date; claimedUntil: Date };
 type Decision = { outcome: WebhookOutcome; note: OutcomeNote | null; readBackTraceID: string | null } | null;
 
 const outcomeOf: Record<ApplyOutcome, WebhookOutcome> = {
@@ -59,7 +68,7 @@ export function claimStatement(count: number): string {
   WHERE id = ANY(ARRAY(SELECT id FROM "WebhookDelivery"
                        WHERE outcome = 'received' AND ("claimedUntil" IS NULL OR "claimedUntil" < now())
                        ORDER BY id LIMIT ${Math.trunc(count)} FOR UPDATE SKIP LOCKED))
-  RETURNING id, body, "processingAttempts", "receivedAt"`;
+  RETURNING id, body, "processingAttempts", "receivedAt", "claimedUntil"`;
 }
 
 /** The claim's transaction: no wait for the disk at commit (see claim()), and no sorted plan. */
@@ -67,7 +76,13 @@ export const CLAIM_SETTINGS = "SET LOCAL synchronous_commit = off; SET LOCAL ena
 
 // Sent as plain pg queries, not prepared (named): a plan cached while the inbox was empty would read
 // it whole later (tests/integration/db/prepared-plans.test.ts).
-const RETRY_DELIVERY_LATER = `UPDATE "WebhookDelivery" SET "claimedUntil" = $2 WHERE id = $1`;
+const RETRY_DELIVERY_LATER = `UPDATE "WebhookDelivery" SET "claimedUntil" = $2 WHERE id = $1 AND outcome = 'received'`;
+// Leases given back untouched, attempt included: the rows of a batch behind one whose outcome could not
+// be recorded. Only while the lease is still this worker's.
+const RELEASE_DELIVERIES = `UPDATE "WebhookDelivery" d SET "claimedUntil" = NULL,
+    "processingAttempts" = greatest(d."processingAttempts" - 1, 0)
+  FROM unnest($1::bigint[], $2::timestamptz[]) AS mine(id, until)
+  WHERE d.id = mine.id AND d."claimedUntil" = mine.until AND d.outcome = 'received'`;
 
 /**
  * Processes received webhooks; several workers may run at once. Deliveries are leased a few at a time
@@ -87,16 +102,71 @@ export async function processPendingWebhooks(
   while (handled < limit && keepGoing()) {
     const rows = await claim(Math.min(CLAIM_BATCH, limit - handled));
     if (rows.length === 0) break;
-    for (const row of rows) {
-      const decision = await decide(row, platform);
-      if (decision === null) {
-        const retryAt = new Date(Date.now() + retryDelayMs(row.processingAttempts));
-        await poolQuery({ text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
-      } else if (decision !== SETTLED) await poolQuery({ text: settlement(row, decision) });
+    for (const [i, row] of rows.entries()) {
+      try {
+        await handle(row, platform);
+      } catch (error) {
+        // Not even a failure could be recorded (the database is unreachable?): the rows behind it are
+        // given back at once, this one waits for its lease to run out; the loop reports the error.
+        const rest = rows.slice(i + 1);
+        if (rest.length > 0) {
+          const values = [rest.map((r) => r.id), rest.map((r) => r.claimedUntil)];
+          await poolQuery({ text: RELEASE_DELIVERIES, values }).catch(() => undefined);
+        }
+        throw error;
+      }
       handled++;
     }
   }
   return handled;
+}
+
+/**
+ * Decides one delivery and records the decision. Whatever its processing throws stays with it: a body
+ * the parser refuses is settled at once with the receiver's note (a row stored before that check
+ * existed); any other error is tried again after a backoff, like a failed read-back, and after
+ * MAX_PROCESSING_ATTEMPTS the delivery is `failed` with the error. Throws only when the database
+ * refuses to record even that.
+ */
+async function handle(row: Claimed, platform: Pick<PlatformClient, "getOperation">): Promise<void> {
+  let decision: Decision | typeof SETTLED;
+  try {
+    decision = await decide(row, platform);
+  } catch (error) {
+    const known = error instanceof WebhookBodyError;
+    // The message only: a database error's other fields (detail, where) may quote the data it refused.
+    const message = error instanceof Error ? error.message : String(error);
+    getLog()[known ? "info" : "warn"](
+      { deliveryId: row.id, attempts: row.processingAttempts, error: message },
+      "webhook processing failed",
+    );
+    decision = known
+      ? { outcome: "malformed", note: bodyErrorNote(error), readBackTraceID: null }
+      : row.processingAttempts >= MAX_PROCESSING_ATTEMPTS
+        ? {
+            outcome: "failed",
+            note: {
+              code: "processingFailed",
+              args: { attempts: row.processingAttempts, error: errorText(error) },
+            },
+            readBackTraceID: null,
+          }
+        : null;
+  }
+  if (decision === null) {
+    const retryAt = new Date(Date.now() + retryDelayMs(row.processingAttempts));
+    await poolQuery({ text: RETRY_DELIVERY_LATER, values: [row.id, retryAt] });
+  } else if (decision !== SETTLED) await poolQuery({ text: settlement(row, decision) });
+}
+
+/**
+ * An error's message, and a database error's detail, for a note (read by those who may read the body
+ * anyway), cut to ERROR_KEPT characters.
+ */
+function errorText(error: unknown): string {
+  const detail = error instanceof pg.DatabaseError && error.detail ? `: ${error.detail}` : "";
+  const message = error instanceof Error ? `${error.message}${detail}` : String(error);
+  return message.length > ERROR_KEPT ? `${message.slice(0, ERROR_KEPT)}…` : message;
 }
 
 /**
@@ -112,25 +182,20 @@ async function claim(count: number): Promise<Claimed[]> {
 }
 
 /**
- * JSON text of `value` that PostgreSQL's jsonb accepts: it refuses the escape of U+0000, which an error
- * message from the network may carry; each such character is stored as U+FFFD instead.
- */
-function jsonWithoutNul(value: unknown): string {
-  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, "$1\\ufffd");
-}
-
-/**
  * The statement that records the decision on the delivery, its values written in as escaped literals:
- * it is sent on its own or with the COMMIT of the transaction that applied the snapshot.
+ * it is sent on its own or with the COMMIT of the transaction that applied the snapshot. It changes a
+ * delivery still waiting only (never one another worker settled after this one's lease ran out). Its text is
+ * storable whatever it holds: a note's arguments (an error message from the network, say) and a
+ * read-back's traceID keep U+FFFD in place of U+0000 and of a lone surrogate (lib/storable-text.ts).
  */
 function settlement(row: Claimed, decision: NonNullable<Decision>): string {
-  const literal = (value: string | null) => (value === null ? "NULL" : pg.escapeLiteral(value));
-  const args = decision.note?.args === undefined ? null : jsonWithoutNul(decision.note.args);
+  const literal = (value: string | null) => (value === null ? "NULL" : pg.escapeLiteral(storableText(value)));
+  const args = decision.note?.args === undefined ? null : storableJson(decision.note.args);
   return `UPDATE "WebhookDelivery" SET outcome = ${literal(decision.outcome)}::"WebhookOutcome",
     "outcomeCode" = ${literal(decision.note?.code ?? null)},
     "outcomeArgs" = ${literal(args)}::jsonb, "outcomeDetail" = NULL,
     "readBackTraceID" = ${literal(decision.readBackTraceID)}, "processedAt" = now(), "claimedUntil" = NULL
-  WHERE id = ${literal(String(row.id))}::bigint`;
+  WHERE id = ${literal(String(row.id))}::bigint AND outcome = 'received'`;
 }
 
 /** decide() recorded its decision itself, in the transaction that applied the snapshot. */
@@ -206,7 +271,7 @@ async function decide(
         outcome: "failed",
         note: {
           code: "readBackFailed",
-          args: { attempts: MAX_PROCESSING_ATTEMPTS, error: (error as Error).message },
+          args: { attempts: MAX_PROCESSING_ATTEMPTS, error: errorText(error) },
         },
         readBackTraceID: null,
       };

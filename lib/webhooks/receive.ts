@@ -9,6 +9,7 @@ import { getSettings } from "@/lib/settings/settings";
 import { requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
 import { readTextLimited, type BodyRead } from "@/lib/webhooks/read-body";
 import type { RefusedLimit } from "@/lib/webhooks/refused-limit";
+import { storableValue } from "@/lib/storable-text";
 import { storedNote, type Cut, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
 
 // Refused (401/403/404) and malformed or oversized (400) requests are kept for audit with their
@@ -147,7 +148,11 @@ export async function receiveWebhook(
     }
   }
 
-  const { text, bytes, note } = keptBody(body, verdict, declared);
+  const kept = keptBody(body, verdict, declared);
+  const { text, bytes } = kept;
+  // The parser's own words in a note (bodyNotJson) are data from outside: stored with U+FFFD in place
+  // of anything jsonb refuses, like the body's NUL below.
+  const note = kept.note && storableValue(kept.note);
   const deliveryId = await storeInboxRow({
     sourceIp: incoming.sourceIp,
     headers: keptHeaders(incoming.headers),
@@ -177,9 +182,12 @@ function keptBody(body: BodyRead, verdict: Verdict, declared: number | null) {
   return { text, bytes, note };
 }
 
-/** Why the body is not a webhook, as a note (the parser's own words, when it has them, as data). */
-function bodyErrorNote(error: WebhookBodyError): OutcomeNote {
-  const { detail = "", status = "", codeError = null } = error.facts;
+/**
+ * Why the body is not a webhook, as a note (the parser's own words, when it has them, as data). Also
+ * the note of a delivery stored before a check existed and refused by it when processed (process.ts).
+ */
+export function bodyErrorNote(error: WebhookBodyError): OutcomeNote {
+  const { detail = "", status = "", codeError = null, length = 0, limit = 0 } = error.facts;
   switch (error.reason) {
     case "empty":
       return { code: "bodyEmpty", args: {} };
@@ -187,6 +195,12 @@ function bodyErrorNote(error: WebhookBodyError): OutcomeNote {
       return { code: "bodyNotJson", args: { detail } };
     case "not-an-object":
       return { code: "bodyNotObject", args: {} };
+    case "unstorable-text":
+      return { code: "bodyUnstorableText", args: { detail } };
+    case "too-deep":
+      return { code: "bodyTooDeep", args: { limit } };
+    case "trace-id-too-long":
+      return { code: "traceIdTooLong", args: { length, limit } };
     case "not-success":
       return { code: "envelopeNotSuccess", args: { status, codeError } };
     case "no-operation":

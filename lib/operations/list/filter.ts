@@ -12,7 +12,16 @@ import { messagesFor } from "@/lib/i18n/messages";
 import { OPERATION_STATUSES, OPERATION_TYPES, type OperationStatus } from "@/lib/platform/schemas";
 import { Decimal } from "@/lib/money/decimal";
 import { parseAmountInput } from "@/lib/money/parse-input";
-import { canonicalTimeZone, isDateOnly, isLocalDateTime, nextDay, zonedToUtc } from "@/lib/time/zone";
+import {
+  canonicalTimeZone,
+  FIRST_DAY,
+  isDateOnly,
+  isLocalDateTime,
+  LAST_DAY,
+  localDateTimeProblem,
+  nextDay,
+  zonedToUtc,
+} from "@/lib/time/zone";
 import { isUsableFilterText } from "@/lib/validation/text";
 import { columnKeys, defaultColumns, type OperationColumn } from "./columns";
 import { decodeCursor, type Cursor } from "./cursor";
@@ -23,7 +32,14 @@ export const MAX_PAGE_SIZE = 200;
 /** Keys that may carry several values (repeated or comma-separated). */
 const LIST_KEYS = new Set(["status", "cols"]);
 
-const localDateTime = z.string().refine(isLocalDateTime, "operations.filter.dateFormat");
+/** A day or date-time from FIRST_DAY to LAST_DAY (lib/time/zone.ts): dateRange below never throws. */
+const localDateTime = z.string().superRefine((value, ctx) => {
+  const problem = localDateTimeProblem(value);
+  if (problem) {
+    const message = problem === "range" ? "operations.filter.dateRange" : "operations.filter.dateFormat";
+    ctx.addIssue({ code: "custom", message });
+  }
+});
 
 /** Typed as a person writes it in either language ("1500,50", "1 500.50"), kept as "1500.50". */
 const amount = z
@@ -104,7 +120,8 @@ export const operationFilterSchema = z
     if (f.amountMin && f.amountMax && new Decimal(f.amountMin).gt(f.amountMax)) {
       ctx.addIssue({ code: "custom", path: ["amountMax"], message: "operations.filter.maxBelowMin" });
     }
-    if (f.from && f.to && f.tz) {
+    // (zod runs this only when every field passed; checked again, since dateRange throws on the rest)
+    if (f.from && f.to && f.tz && isLocalDateTime(f.from) && isLocalDateTime(f.to)) {
       const range = dateRange(f.from, f.to, f.tz);
       if (range.from && range.to && range.from >= range.to) {
         ctx.addIssue({ code: "custom", path: ["to"], message: "operations.filter.endBeforeStart" });
@@ -128,7 +145,10 @@ export type FilterParseResult =
 
 export type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
 
-/** "from" inclusive; a date-only "to" includes that whole day, a date-time "to" is exclusive. */
+/**
+ * "from" inclusive; a date-only "to" includes that whole day, a date-time "to" is exclusive. Only for
+ * values the schema took (up to LAST_DAY, whose next day still has a four-digit year).
+ */
 function dateRange(from: string | undefined, to: string | undefined, tz: string) {
   return {
     from: from ? zonedToUtc(from, tz) : undefined,
@@ -176,6 +196,8 @@ const MESSAGE_ARGUMENTS = {
   statuses: OPERATION_STATUSES.join(", "),
   columns: columnKeys.join(", "),
   maximum: MAX_PAGE_SIZE,
+  firstDay: FIRST_DAY,
+  lastDay: LAST_DAY,
 };
 
 /** Parses the filter; the errors are in the reader's language (English when none is given). */

@@ -88,6 +88,19 @@ describe("the app/ webhook route and the fast path give the same outcome", () =>
     expect(app).toEqual(fast);
   });
 
+  it("a body holding text the database cannot store, or an overlong traceID: 400, kept as malformed", async () => {
+    for (const body of [
+      webhookBody().replace(/"traceID":"[^"]*"/, '"traceID":"abc\\u0000def"'),
+      webhookBody().replace(/"traceID":"[^"]*"/, '"traceID":"t\\udc00"'),
+      webhookBody().replace(/"traceID":"[^"]*"/, `"traceID":"${"0123456789abcdef".repeat(400)}"`),
+    ]) {
+      const fast = await viaFastPath(`/${secret}`, body);
+      const app = await viaAppRoute([secret], body);
+      expect(fast).toMatchObject({ status: 400, received: false, row: { outcome: "malformed" } });
+      expect(app).toEqual(fast);
+    }
+  });
+
   it("the app route answers 404 for a path deeper than one secret segment and stores nothing", async () => {
     const app = await viaAppRoute([secret, "extra"], webhookBody());
     expect(app).toEqual({ status: 404, received: undefined, row: null });

@@ -1,15 +1,16 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { MAX_PROCESSING_ATTEMPTS, processPendingWebhooks } from "@/lib/webhooks/process";
-import { receiveWebhook, type ReceiveConfig } from "@/lib/webhooks/receive";
+import { REFUSED_BODY_KEPT, receiveWebhook, type ReceiveConfig } from "@/lib/webhooks/receive";
 import { ipAllowed } from "@/lib/http/ip-allowlist";
 import { forgetCachedSettings } from "@/lib/settings/settings";
 import { snapshot, wireJsonOf } from "../../support/operations";
 import { outcomeNoteIn } from "../../support/notes";
-import { webhookBody } from "../../support/webhooks";
+import { envelopeBody, webhookBody } from "../../support/webhooks";
 
 const config: ReceiveConfig = { pathSecret: null, maxBodyBytes: 65_536 };
 const db = getDb();
@@ -111,12 +112,102 @@ describe("webhook receiver: store raw first, then answer", () => {
     expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
     const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
     expect(row).toMatchObject({
-      outcomeCode: "operationInvalid",
-      outcomeArgs: { detail: "paymentDetailsData.nameMediator: holds a NUL character (\\u0000)" },
+      outcomeCode: "bodyUnstorableText",
+      outcomeArgs: { detail: "data.paymentDetailsData.nameMediator: holds a NUL character (\\u0000)" },
       body,
     });
     expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
     expect(await db.operation.count({ where: { id } })).toBe(0);
+  });
+
+  // Each of these used to fail the write of the delivery (PostgreSQL refuses U+0000 in text and jsonb, a
+  // lone surrogate in jsonb, and an index entry past its size): a 503, nothing kept, delivered again forever.
+  it.each([
+    [
+      "NUL in the envelope's traceID",
+      `{"status":"Success","data":${wireJsonOf(snapshot())},"traceID":"abc\\u0000def"}`,
+      "traceID: holds a NUL character (\\u0000)",
+    ],
+    [
+      "NUL in the nested dialect's x-request-id",
+      `{"result":{"status":"success","x-request-id":"a\\u0000","codeError":"none"},"data":${wireJsonOf(snapshot())}}`,
+      "result.x-request-id: holds a NUL character (\\u0000)",
+    ],
+    [
+      "NUL in a refused envelope's status",
+      `{"status":"Warn\\u0000","data":null,"traceID":"t"}`,
+      "status: holds a NUL character (\\u0000)",
+    ],
+    [
+      "a lone surrogate in a refused envelope's codeError",
+      `{"status":"Warning","data":null,"codeError":"x\\ud800","traceID":"t"}`,
+      "codeError: holds a lone surrogate (\\ud800)",
+    ],
+    [
+      "a lone surrogate in the traceID",
+      `{"status":"Success","data":${wireJsonOf(snapshot())},"traceID":"t\\udc00"}`,
+      "traceID: holds a lone surrogate (\\udc00)",
+    ],
+    [
+      "a lone surrogate in a key",
+      `{"status":"Success","data":${wireJsonOf(snapshot())},"traceID":"t","x\\ud800":1}`,
+      "x\\ud800: holds a lone surrogate (\\ud800)",
+    ],
+  ])("answers 400 to a body with %s, keeps it for audit and names the place", async (_name, body, detail) => {
+    const result = await deliver(body);
+    expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({
+      body,
+      outcomeCode: "bodyUnstorableText",
+      outcomeArgs: { detail },
+      traceID: null,
+      processedAt: expect.any(Date),
+    });
+    expect(await outcomeNoteIn("en", row)).toBe(`The body holds text the database cannot store: ${detail}`);
+    expect(await outcomeNoteIn("ru", row)).toBe(
+      `В теле есть текст, который база данных не может сохранить: ${detail}`,
+    );
+    expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
+  });
+
+  it("answers 400 to a body nested thousands deep and keeps its start", async () => {
+    const body = webhookBody().replace('{"id":', `{"deep":${"[".repeat(5000)}${"]".repeat(5000)},"id":`);
+    const result = await deliver(body);
+    expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({ outcomeCode: "bodyTooDeep", outcomeArgs: { limit: 32 } });
+    expect(await outcomeNoteIn("en", row)).toMatch(
+      /^The body nests objects and arrays more than 32 levels deep\./,
+    );
+    expect(await outcomeNoteIn("ru", row)).toMatch(
+      /^Глубина вложенности объектов и массивов в теле больше 32\./,
+    );
+  });
+
+  it("answers 400 to a traceID far longer than the spec's UUID and keeps the start of the body", async () => {
+    // random, so PostgreSQL cannot compress it under the index's limit: the write used to fail
+    const body = webhookBody(snapshot({ status: "in_progress" }), randomBytes(3000).toString("hex"));
+    const result = await deliver(body);
+    expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({
+      outcomeCode: "traceIdTooLong",
+      outcomeArgs: { length: 6000, limit: 200 },
+      traceID: null,
+      bodyBytes: Buffer.byteLength(body),
+    });
+    expect(row.body).toBe(body.slice(0, REFUSED_BODY_KEPT));
+    expect(await outcomeNoteIn("en", row)).toMatch(
+      /^The traceID is 6,000 characters long, more than the limit of 200\./,
+    );
+    expect(await outcomeNoteIn("ru", row)).toMatch(
+      /^Длина traceID — 6\s000 символов, допустимо не больше 200\./,
+    );
+    // a UUID-sized one is taken
+    expect(await deliver(webhookBody(snapshot({ status: "in_progress" }), "u".repeat(200)))).toMatchObject({
+      httpStatus: 200,
+    });
   });
 
   it("rejects a source outside the IP allowlist, stores it as rejected and changes nothing", async () => {
@@ -273,6 +364,119 @@ describe("webhook processing job", () => {
     expect(delivery.outcomeArgs).toEqual({
       attempts: MAX_PROCESSING_ATTEMPTS,
       error: message.replace("\u0000", "\ufffd"),
+    });
+  });
+});
+
+// Rows stored before the receiver refused unstorable text (or any delivery whose processing throws) used
+// to throw out of processPendingWebhooks: the rows leased with it stayed leased, and the bad one was
+// claimed again every minute, forever.
+describe("webhook processing: one delivery that fails holds up no other", () => {
+  /** A row as the receiver stored it before it checked the whole body. */
+  async function storedAsReceived(op: Operation, body: string) {
+    return db.webhookDelivery.create({
+      data: {
+        headers: {},
+        body,
+        bodyBytes: Buffer.byteLength(body),
+        outcome: "received",
+        operationId: op.id,
+        operationStatus: op.status,
+        traceID: "t",
+      },
+    });
+  }
+
+  it("settles a stored body that can never be mirrored, and processes the delivery leased with it", async () => {
+    const [poisoned, innocent] = [randomUUID(), randomUUID()];
+    for (const id of [poisoned, innocent])
+      await applySnapshot(snapshot({ id, status: "created" }), "readBack");
+    const later = { status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" } as const;
+    const bad = snapshot({ id: poisoned, ...later });
+    const badBody = envelopeBody(JSON.parse(wireJsonOf(bad))).replace(
+      '{"id":',
+      '{"comment":"x\\ud800y","id":',
+    );
+    expect(badBody).toContain('"comment":"x\\ud800y"');
+    const first = await storedAsReceived(bad, badBody);
+    const good = snapshot({ id: innocent, ...later });
+    const second = await storedAsReceived(good, webhookBody(good));
+
+    expect(await processPendingWebhooks(platformReading(new Map()))).toBe(2);
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({
+      outcome: "malformed",
+      outcomeCode: "bodyUnstorableText",
+      outcomeArgs: { detail: "data.comment: holds a lone surrogate (\\ud800)" },
+      claimedUntil: null,
+      processedAt: expect.any(Date),
+    });
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: second.id } })).toMatchObject({
+      outcome: "applied",
+      claimedUntil: null,
+    });
+    expect((await db.operation.findUniqueOrThrow({ where: { id: poisoned } })).status).toBe("created");
+    expect((await db.operation.findUniqueOrThrow({ where: { id: innocent } })).status).toBe("in_progress");
+    expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
+  });
+
+  it("retries a delivery whose processing throws, with the others of its batch processed, and fails it after the attempts", async () => {
+    const [stuck, innocent] = [randomUUID(), randomUUID()];
+    const final = snapshot({ id: stuck, status: "success" });
+    // a read-back the mirror cannot write (its raw payload holds a lone surrogate: jsonb refuses it)
+    const unwritable = { ...final, raw: { ...final.raw, comment: "x\ud800y" } };
+    const truth = new Map<string, Operation>([
+      [stuck, unwritable],
+      [innocent, snapshot({ id: innocent, status: "success" })],
+    ]);
+    const first = await deliver(webhookBody(final));
+    const second = await deliver(webhookBody(snapshot({ id: innocent, status: "success" })));
+
+    expect(await processPendingWebhooks(platformReading(truth))).toBe(2);
+    const afterOne = await db.webhookDelivery.findUniqueOrThrow({ where: { id: first.deliveryId } });
+    expect(afterOne).toMatchObject({ outcome: "received", processingAttempts: 1 });
+    expect(afterOne.claimedUntil!.getTime()).toBeGreaterThan(Date.now());
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: second.deliveryId } })).toMatchObject({
+      outcome: "applied",
+    });
+    for (let i = 1; i < MAX_PROCESSING_ATTEMPTS; i++) {
+      await db.webhookDelivery.updateMany({ data: { claimedUntil: null } }); // the backoff has passed
+      expect(await processPendingWebhooks(platformReading(truth))).toBe(1);
+    }
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: first.deliveryId } });
+    expect(row).toMatchObject({
+      outcome: "failed",
+      outcomeCode: "processingFailed",
+      processingAttempts: MAX_PROCESSING_ATTEMPTS,
+      claimedUntil: null,
+      processedAt: expect.any(Date),
+    });
+    expect(row.outcomeArgs).toMatchObject({
+      attempts: MAX_PROCESSING_ATTEMPTS,
+      error: expect.stringMatching(/^invalid input syntax for type json: Unicode/),
+    });
+    expect(await outcomeNoteIn("en", row)).toMatch(/^Processing failed 8 times: .*Unicode/);
+    expect(await outcomeNoteIn("ru", row)).toMatch(/^Обработка не удалась 8 раз: .*Unicode/);
+    expect(await db.operation.findUnique({ where: { id: stuck } })).toBeNull();
+    await db.webhookDelivery.updateMany({ data: { claimedUntil: null } });
+    expect(await processPendingWebhooks(platformReading(truth))).toBe(0);
+  });
+
+  it("stores a read-back error holding lone surrogates and NUL, each as U+FFFD", async () => {
+    const id = randomUUID();
+    await deliver(webhookBody(snapshot({ id, status: "success" })));
+    await db.webhookDelivery.updateMany({ data: { processingAttempts: MAX_PROCESSING_ATTEMPTS - 1 } });
+    await processPendingWebhooks({
+      getOperation: async () => {
+        throw new Error("bad \ud800 and \udc00\ud800 but 😀 \u0000 end");
+      },
+    });
+    expect(await db.webhookDelivery.findFirstOrThrow()).toMatchObject({
+      outcome: "failed",
+      outcomeCode: "readBackFailed",
+      outcomeArgs: {
+        attempts: MAX_PROCESSING_ATTEMPTS,
+        error: "bad \ufffd and \ufffd\ufffd but 😀 \ufffd end",
+      },
     });
   });
 });

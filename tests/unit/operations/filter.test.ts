@@ -82,6 +82,39 @@ describe("operations filter from the URL", () => {
     expect(r.message).toMatch(/cannot be used/);
   });
 
+  // `to=9999-12-31` used to throw a RangeError out of the parser (the day after it is in year 10000).
+  it.each([
+    ["to=9999-12-31", "to", /between 1000-01-01 and 9998-12-31/],
+    ["to=9999-12-31T23:59", "to", /between 1000-01-01 and 9998-12-31/],
+    ["from=9999-12-31&to=9999-12-31", "from", /between 1000-01-01 and 9998-12-31/],
+    ["from=2026-01-01&to=9999-12-31", "to", /between 1000-01-01 and 9998-12-31/],
+    ["from=2026-01-01T00:00&to=9999-12-31&tz=Europe/Moscow", "to", /between 1000-01-01 and 9998-12-31/],
+    ["from=0999-12-31", "from", /between 1000-01-01 and 9998-12-31/],
+    ["from=0000-01-01", "from", /between 1000-01-01 and 9998-12-31/],
+    ["from=+10000-01-01", "from", /like 2026-11-20/],
+    ["to=9998-02-30", "to", /like 2026-11-20/],
+  ])("%s is a field error on %s, never an exception", (query, field, message) => {
+    const r = parse(query);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.fieldErrors[field]?.[0]).toMatch(message);
+  });
+
+  it.each([
+    ["to=9998-12-31&tz=Etc/GMT%2B12", undefined, "9999-01-01T12:00:00.000Z"],
+    ["from=9998-12-31T23:59&tz=Etc/GMT%2B12", "9999-01-01T11:59:00.000Z", undefined],
+    [
+      "from=1000-01-01&to=1000-01-01&tz=Pacific/Kiritimati",
+      "1000-01-01T10:29:20.000Z",
+      "1000-01-02T10:29:20.000Z",
+    ],
+  ])("takes the first and last days in any zone: %s", (query, from, to) => {
+    const r = parse(query);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.filter.dateFrom?.toISOString()).toBe(from);
+    expect(r.filter.dateTo?.toISOString()).toBe(to);
+  });
+
   it("serialises a view without paging and round-trips it", () => {
     const r = parse("status=failed&tz=Asia/Tokyo&cols=amount&size=25&q=42&stuck=1");
     if (!r.ok) throw new Error("expected ok");

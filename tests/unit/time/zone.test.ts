@@ -3,7 +3,11 @@ import {
   canonicalTimeZone,
   formatDuration,
   formatInZoneIso,
+  isDateOnly,
   isLocalDateTime,
+  LAST_DAY,
+  localDateTimeProblem,
+  nextDay,
   zonedToUtc,
 } from "@/lib/time/zone";
 
@@ -37,6 +41,33 @@ describe("time zones", () => {
     expect(isLocalDateTime("2026-02-30")).toBe(false);
     expect(isLocalDateTime("2026-02-28T24:00")).toBe(false);
     expect(isLocalDateTime("2026-02-28T23:59:59.999")).toBe(true);
+  });
+
+  it.each([
+    ["2026-11-20", null, null],
+    ["2026-11-20T13:05", null, "format"],
+    ["1000-01-01", null, null],
+    ["9998-12-31", null, null],
+    ["9999-12-31", "range", "range"],
+    ["9999-01-01T00:00", "range", "format"],
+    ["0999-12-31", "range", "range"],
+    ["0000-01-01", "range", "range"],
+    ["2026-02-30", "format", "format"],
+    ["+10000-01-01", "format", "format"],
+    ["2026-11-20T24:00", "format", "format"],
+  ] as const)("%s: %s as a date-time, %s as a day", (value, asDateTime, asDay) => {
+    expect(localDateTimeProblem(value)).toBe(asDateTime);
+    expect(localDateTimeProblem(value, { dateOnly: true })).toBe(asDay);
+    expect(isLocalDateTime(value)).toBe(asDateTime === null);
+    expect(isDateOnly(value)).toBe(asDay === null);
+  });
+
+  it("the day after the last day a person may type still has a four-digit year, and converts", () => {
+    expect(nextDay(LAST_DAY)).toBe("9999-01-01");
+    expect(zonedToUtc(nextDay(LAST_DAY), "Pacific/Kiritimati").toISOString()).toBe(
+      "9998-12-31T10:00:00.000Z",
+    );
+    expect(() => nextDay("9999-12-31")).toThrow(RangeError);
   });
 
   it.each([

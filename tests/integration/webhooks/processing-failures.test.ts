@@ -1,0 +1,60 @@
+// A delivery whose outcome cannot even be recorded (here a trigger refuses every write to it but the
+// claim; in production, a database gone away) ends the pass with the error, as before, but gives back
+// the leases of the deliveries claimed with it: they are processed on the next pass, not a minute later.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "@/lib/db";
+import type { PlatformClient } from "@/lib/platform/client";
+import type { Operation } from "@/lib/platform/schemas";
+import { processPendingWebhooks } from "@/lib/webhooks/process";
+import { isolateDatabase } from "../../support/database";
+import { snapshot } from "../../support/operations";
+import { deliverOperation } from "../../support/webhooks";
+
+let restoreDatabase: () => Promise<void>;
+beforeAll(async () => {
+  restoreDatabase = await isolateDatabase();
+});
+afterAll(async () => {
+  await getDb().$executeRawUnsafe(`DROP TRIGGER IF EXISTS refuse_one ON "WebhookDelivery"`);
+  await restoreDatabase();
+});
+
+function reading(truth: Map<string, Operation>): Pick<PlatformClient, "getOperation"> {
+  return {
+    async getOperation(id: string) {
+      const operation = truth.get(id);
+      if (!operation) throw new Error("connection reset");
+      return { operation, traceID: `readback-${id}` };
+    },
+  };
+}
+
+describe("a delivery whose outcome cannot be recorded", () => {
+  it("gives back the leases of the deliveries behind it in its batch", async () => {
+    const db = getDb();
+    const ops = [1, 2, 3].map(() => snapshot({ id: randomUUID(), status: "success" }));
+    for (const op of ops) await deliverOperation(op);
+    const [first, ...others] = await db.webhookDelivery.findMany({ orderBy: { id: "asc" } });
+    await db.$executeRawUnsafe(`
+      CREATE OR REPLACE FUNCTION refuse_one() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END $$`);
+    await db.$executeRawUnsafe(`
+      CREATE TRIGGER refuse_one BEFORE UPDATE ON "WebhookDelivery" FOR EACH ROW
+      WHEN (OLD.id = ${first!.id} AND NEW."processingAttempts" = OLD."processingAttempts")
+      EXECUTE FUNCTION refuse_one()`);
+    // the first one's read-back fails, and its retry cannot be recorded
+    const truth = new Map(ops.slice(1).map((op) => [op.id, op]));
+    await expect(processPendingWebhooks(reading(truth))).rejects.toThrow(/refused for the test/);
+    for (const row of await db.webhookDelivery.findMany({ where: { id: { in: others.map((o) => o.id) } } })) {
+      expect(row).toMatchObject({ outcome: "received", claimedUntil: null, processingAttempts: 0 });
+    }
+    const held = await db.webhookDelivery.findUniqueOrThrow({ where: { id: first!.id } });
+    expect(held.claimedUntil!.getTime()).toBeGreaterThan(Date.now());
+
+    await db.$executeRawUnsafe(`DROP TRIGGER refuse_one ON "WebhookDelivery"`);
+    expect(await processPendingWebhooks(reading(truth))).toBe(2);
+    const outcomes = await db.webhookDelivery.findMany({ orderBy: { id: "asc" }, select: { outcome: true } });
+    expect(outcomes.map((o) => o.outcome)).toEqual(["received", "applied", "applied"]);
+  });
+});
