@@ -40,7 +40,19 @@ export function IssuedList({ statements }: { statements: IssuedRow[] }) {
                 </a>
               ))}
             </p>
-            {s.changes && (
+            {s.changes?.figures?.map((f) => (
+              <p
+                key={f.figure}
+                className="text-xs text-amber-900 dark:text-amber-200"
+                data-testid="superseded-figure"
+              >
+                {t(`issued.figureChanged.${f.figure}`, {
+                  before: f.before ? exactAmount(f.before, locale) : "—",
+                  now: exactAmount(f.now, locale),
+                })}
+              </p>
+            ))}
+            {s.changes && s.changes.total > 0 && (
               <details>
                 <summary className="cursor-pointer text-xs">
                   {t("issued.changes", { count: s.changes.total })}

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ledgerBalanceBefore } from "@/lib/ledger/balance";
 import { postingKinds, type PostingKind } from "@/lib/ledger/rules";
+import { inLedgerSnapshot, type LedgerReader } from "@/lib/ledger/snapshot";
 import type { StatementPeriod } from "@/lib/ledger/statement";
 import { Decimal } from "@/lib/money/decimal";
 
@@ -67,8 +67,12 @@ function compare(a: { at: Date; key: string; kind: string }, b: { at: Date; key:
   );
 }
 
-async function rowsAfter(p: StatementPeriod, cursor: PostingCursor | null, limit: number): Promise<Row[]> {
-  const db = getDb();
+async function rowsAfter(
+  p: StatementPeriod,
+  cursor: PostingCursor | null,
+  limit: number,
+  db: LedgerReader,
+): Promise<Row[]> {
   const postingAfter = !cursor
     ? Prisma.empty
     : cursor.kind === "outside"
@@ -104,15 +108,19 @@ async function rowsAfter(p: StatementPeriod, cursor: PostingCursor | null, limit
 }
 
 /** The available balance after the line the cursor names (or the opening balance without a cursor). */
-async function balanceThrough(p: StatementPeriod, cursor: PostingCursor | null): Promise<Decimal> {
-  if (!cursor) return (await ledgerBalanceBefore(p.from)).available;
-  const before = await ledgerBalanceBefore(new Date(cursor.at));
-  const sameInstant = await rowsAtInstantThrough(cursor);
+async function balanceThrough(
+  p: StatementPeriod,
+  cursor: PostingCursor | null,
+  db: LedgerReader,
+): Promise<Decimal> {
+  if (!cursor) return (await ledgerBalanceBefore(p.from, db)).available;
+  const before = await ledgerBalanceBefore(new Date(cursor.at), db);
+  const sameInstant = await rowsAtInstantThrough(cursor, db);
   return before.available.plus(sameInstant);
 }
 
-async function rowsAtInstantThrough(c: PostingCursor): Promise<Decimal> {
-  const rows = await getDb().$queryRaw<{ amount: string }[]>`
+async function rowsAtInstantThrough(c: PostingCursor, db: LedgerReader): Promise<Decimal> {
+  const rows = await db.$queryRaw<{ amount: string }[]>`
     SELECT COALESCE(sum(amount), 0)::text AS amount FROM (
       SELECT amount, "operationId" AS key, array_position(${[...kindOrder]}::text[], kind::text) AS ord
       FROM "LedgerPosting" WHERE at = ${c.at}::timestamptz
@@ -137,24 +145,41 @@ function cursorOf(row: { at: string; key: string; kind: PostingKind | "outside" 
   return { at: row.at, key: row.key, kind: row.kind };
 }
 
-/** One page of a statement's lines, oldest first, each with the running balance. */
+/**
+ * One page of a statement's lines, oldest first, each with the running balance; the lines and the
+ * balance they start from are read from one snapshot (`db`, shared with the summary shown with them;
+ * without one, a snapshot of its own).
+ */
 export async function postingsPage(
   p: StatementPeriod,
   cursor: PostingCursor | null,
   limit = 100,
+  db?: LedgerReader,
 ): Promise<PostingsPage> {
-  const [rows, start] = await Promise.all([rowsAfter(p, cursor, limit + 1), balanceThrough(p, cursor)]);
+  if (!db) return inLedgerSnapshot((tx) => postingsPage(p, cursor, limit, tx));
+  const [rows, start] = await Promise.all([
+    rowsAfter(p, cursor, limit + 1, db),
+    balanceThrough(p, cursor, db),
+  ]);
   const { rows: page } = withBalances(rows.slice(0, limit), start);
   const last = page.at(-1);
   return { rows: page, next: rows.length > limit && last ? encodeCursor(cursorOf(last)) : null };
 }
 
-/** Every line of the period in order, read in chunks (for exports and issuing). */
-export async function* allPostings(p: StatementPeriod, chunk = 5_000): AsyncGenerator<StatementPosting[]> {
+/**
+ * Every line of the period in order, read in chunks (for exports and issuing) through `db`: a snapshot's
+ * client (inLedgerSnapshot), the one the summary printed with these lines was read from, so that the
+ * chunks and the summary all see the same ledger.
+ */
+export async function* allPostings(
+  p: StatementPeriod,
+  db: LedgerReader,
+  chunk = 5_000,
+): AsyncGenerator<StatementPosting[]> {
   let cursor: PostingCursor | null = null;
-  let balance = await balanceThrough(p, null);
+  let balance = await balanceThrough(p, null, db);
   for (;;) {
-    const rows = await rowsAfter(p, cursor, chunk);
+    const rows = await rowsAfter(p, cursor, chunk, db);
     if (rows.length === 0) return;
     const { rows: page, end } = withBalances(rows, balance);
     balance = end;

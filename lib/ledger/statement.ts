@@ -1,8 +1,8 @@
 import "server-only";
-import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ledgerBalanceBefore } from "@/lib/ledger/balance";
 import { postingGroup, postingKinds, type PostingKind } from "@/lib/ledger/rules";
+import { inLedgerSnapshot, type LedgerReader } from "@/lib/ledger/snapshot";
 import { Decimal } from "@/lib/money/decimal";
 
 /** A statement period: [from, to) in UTC instants, with the zone its days are counted in. */
@@ -41,7 +41,7 @@ const QUARTER_MS = 900_000;
 type DayKindRow = { day: string; kind: string; amount: string; hold: string; n: number };
 
 /** Sums per local day and kind over [from, to): whole quarter hours from LedgerBucket, edges from postings. */
-async function dayKindSums(p: StatementPeriod): Promise<DayKindRow[]> {
+async function dayKindSums(p: StatementPeriod, db: LedgerReader): Promise<DayKindRow[]> {
   const c = new Date(Math.ceil(p.from.getTime() / QUARTER_MS) * QUARTER_MS);
   const f = new Date(Math.floor(p.to.getTime() / QUARTER_MS) * QUARTER_MS);
   const day = (col: Prisma.Sql) => Prisma.sql`to_char(${col} AT TIME ZONE ${p.tz}, 'YYYY-MM-DD')`;
@@ -65,7 +65,7 @@ async function dayKindSums(p: StatementPeriod): Promise<DayKindRow[]> {
       WHERE bucket >= ${iso(c)}::timestamptz AND bucket < ${iso(f)}::timestamptz
       UNION ALL`
       : Prisma.empty;
-  return getDb().$queryRaw<DayKindRow[]>`
+  return db.$queryRaw<DayKindRow[]>`
     SELECT day, kind, sum(amount)::text AS amount, sum(hold)::text AS hold, sum(n)::int AS n FROM (
       ${bucketSql}
       ${Prisma.join(edgeSql, " UNION ALL ")}
@@ -95,25 +95,32 @@ const fixed = (t: Record<keyof StatementTotals, Decimal>): StatementTotals => ({
   movements: t.movements.toFixed(4),
 });
 
-export async function statementSummary(p: StatementPeriod): Promise<StatementSummary> {
-  const db = getDb();
-  const [opening, closing, rows, counts, lastRun, currency] = await Promise.all([
-    ledgerBalanceBefore(p.from),
-    ledgerBalanceBefore(p.to),
-    dayKindSums(p),
+/**
+ * The summary of a period: opening and closing balances, totals, per-day figures and counts, all read
+ * from one snapshot of the ledger (`db`: a snapshot's client from inLedgerSnapshot, shared with the
+ * reads of the lines shown with it; without one, a snapshot of its own).
+ */
+export async function statementSummary(p: StatementPeriod, db?: LedgerReader): Promise<StatementSummary> {
+  if (!db) return inLedgerSnapshot((tx) => statementSummary(p, tx));
+  // Queued one after another on the transaction's one connection.
+  const [opening, closing, rows, counts, runs, snapshots] = await Promise.all([
+    ledgerBalanceBefore(p.from, db),
+    ledgerBalanceBefore(p.to, db),
+    dayKindSums(p, db),
     db.$queryRaw<StatementSummary["counts"]>`
       SELECT o."typeOperation"::text AS "typeOperation", o.status::text AS status, o."paymentMethod",
         count(*)::int AS operations
       FROM "Operation" o WHERE o.id IN (SELECT "operationId" FROM "LedgerPosting"
         WHERE at >= ${iso(p.from)}::timestamptz AND at < ${iso(p.to)}::timestamptz)
       GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-    db.reconciliationRun.findFirst({
-      where: { status: "completed", finishedAt: { not: null } },
-      orderBy: { startedAt: "desc" },
-      select: { startedAt: true, finishedAt: true },
-    }),
-    db.balanceSnapshot.findFirst({ orderBy: { takenAt: "desc" }, select: { currencyBalance: true } }),
+    db.$queryRaw<{ startedAt: Date; finishedAt: Date }[]>`
+      SELECT "startedAt", "finishedAt" FROM "ReconciliationRun"
+      WHERE status = 'completed' AND "finishedAt" IS NOT NULL ORDER BY "startedAt" DESC LIMIT 1`,
+    db.$queryRaw<{ currencyBalance: string }[]>`
+      SELECT "currencyBalance" FROM "BalanceSnapshot" ORDER BY "takenAt" DESC LIMIT 1`,
   ]);
+  const lastRun = runs[0];
+  const currency = snapshots[0];
   const totals = emptyTotals();
   const byKind = new Map<string, { amount: Decimal; postings: number }>();
   const days: StatementDay[] = [];

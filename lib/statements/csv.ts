@@ -4,6 +4,8 @@ import { statementHeading, statementLabels, summaryFigures } from "@/lib/stateme
 import type { StatementDocument } from "@/lib/statements/document";
 import { Decimal } from "@/lib/money/decimal";
 
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 function write(out: Writable, text: string): Promise<void> {
   if (out.destroyed) return Promise.reject(new Error("the download was closed"));
   if (out.write(text)) return Promise.resolve();
@@ -21,17 +23,20 @@ function write(out: Writable, text: string): Promise<void> {
 export async function writeStatementCsv(doc: StatementDocument, out: Writable): Promise<void> {
   const s = doc.summary;
   const L = statementLabels(doc.locale);
+  // Every cell is escaped as text (the platform's fields are free text: a currency may read
+  // `=HYPERLINK(…)`) except a plain decimal number, written as is so that a debit keeps its minus sign.
   const t = (v: string) => csvCell(v, { text: true });
-  const summary: [string, string][] = [
-    ...statementHeading(doc, L),
-    ...summaryFigures(s, L),
+  const n = (v: string) => (DECIMAL.test(v) || v === "" ? v : t(v));
+  const summary: string[][] = [
+    ...statementHeading(doc, L).map(([label, value]) => [t(label), t(value)]),
+    ...summaryFigures(s, L).map(([label, value]) => [t(label), n(value)]),
     [
-      L.check,
-      `${s.check.openingPlusMovements} = ${s.check.closing}: ${s.check.ok ? L.checkOk : L.checkFailed}`,
+      t(L.check),
+      t(`${s.check.openingPlusMovements} = ${s.check.closing}: ${s.check.ok ? L.checkOk : L.checkFailed}`),
     ],
   ];
   await write(out, "\uFEFF");
-  for (const [label, value] of summary) await write(out, csvLine([t(label), t(value)]));
+  for (const cells of summary) await write(out, csvLine(cells));
   await write(out, "\r\n");
   const c = L.columns;
   await write(
@@ -66,19 +71,19 @@ export async function writeStatementCsv(doc: StatementDocument, out: Writable): 
       amount = amount.plus(r.amount);
       hold = hold.plus(r.holdDelta);
       text += csvLine([
-        r.at,
+        t(r.at),
         t(L.kinds[r.kind]),
-        r.amount,
+        n(r.amount),
         new Decimal(r.holdDelta).toFixed(4),
-        r.balance,
-        r.key,
+        n(r.balance),
+        t(r.key),
         t(r.idTransactionMerchant ?? ""),
-        r.typeOperation ?? "",
-        r.status ?? "",
+        t(r.typeOperation ?? ""),
+        t(r.status ?? ""),
         t(r.paymentMethod ?? ""),
-        r.amountPayment ?? "",
-        r.currencyPayment ?? "",
-        r.exchangeRate ?? "",
+        n(r.amountPayment ?? ""),
+        t(r.currencyPayment ?? ""),
+        n(r.exchangeRate ?? ""),
         t(r.counterparty ?? ""),
         t(r.bankName ?? ""),
         t(r.reference ?? (r.movementKind ? (L.movementKinds[r.movementKind] ?? "") : "")),
@@ -87,5 +92,5 @@ export async function writeStatementCsv(doc: StatementDocument, out: Writable): 
     }
     await write(out, text);
   }
-  await write(out, csvLine([t(L.totals), "", amount.toFixed(4), hold.toFixed(4), s.closing.available]));
+  await write(out, csvLine([t(L.totals), "", amount.toFixed(4), hold.toFixed(4), n(s.closing.available)]));
 }

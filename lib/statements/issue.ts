@@ -4,8 +4,11 @@ import { PassThrough, type Writable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { ledgerBalanceBefore, type LedgerBalance } from "@/lib/ledger/balance";
 import { allPostings, type StatementPosting } from "@/lib/ledger/postings";
+import { inLedgerSnapshot, WHOLE_PERIOD_SNAPSHOT_MS, type LedgerReader } from "@/lib/ledger/snapshot";
 import { statementSummary, type StatementPeriod, type StatementSummary } from "@/lib/ledger/statement";
+import { Decimal } from "@/lib/money/decimal";
 import type { ExportFormat, StatementDocument } from "@/lib/statements/document";
 import { merchantLabel } from "@/lib/statements/live";
 
@@ -21,11 +24,32 @@ export type StatementChange = {
   before?: { at: string; amount: string };
 };
 
+/**
+ * A figure of the frozen summary that the ledger now gives otherwise: the opening or closing balance
+ * (available or held), or the period's movements (the ledger's closing minus its opening: this also
+ * catches a statement frozen while it did not add up in itself, as statements issued before the summary
+ * and the lines were read from one snapshot could be).
+ */
+export type StatementFigureChange = {
+  figure: "opening" | "openingHolds" | "closing" | "closingHolds" | "movements";
+  before: string;
+  now: string;
+};
+
+/** What superseded an issued statement (IssuedStatement.changes). */
+export type StatementChanges = {
+  /** Lines added, removed or changed; the first MAX_CHANGES_LISTED of them listed. */
+  total: number;
+  listed: StatementChange[];
+  /** Its figures that changed: as issued and as the ledger gives them now. */
+  figures?: StatementFigureChange[];
+};
+
 const MAX_CHANGES_LISTED = 500;
 
-async function collect(period: StatementPeriod): Promise<StatementPosting[]> {
+async function collect(period: StatementPeriod, db: LedgerReader): Promise<StatementPosting[]> {
   const all: StatementPosting[] = [];
-  for await (const chunk of allPostings(period)) all.push(...chunk);
+  for await (const chunk of allPostings(period, db)) all.push(...chunk);
   return all;
 }
 
@@ -35,7 +59,11 @@ export async function issueStatement(
   actor: Actor,
   options: { automatic?: boolean } = {},
 ): Promise<{ id: string; contentHash: string }> {
-  const [summary, postings] = await Promise.all([statementSummary(period), collect(period)]);
+  // The summary and every line from one snapshot: what is frozen adds up, whatever commits meanwhile.
+  const { summary, postings } = await inLedgerSnapshot(
+    async (tx) => ({ summary: await statementSummary(period, tx), postings: await collect(period, tx) }),
+    { timeoutMs: WHOLE_PERIOD_SNAPSHOT_MS },
+  );
   const frozen: Frozen = { merchant: merchantLabel(), summary, postings };
   const json = JSON.stringify(frozen);
   const contentHash = createHash("sha256").update(json).digest("hex");
@@ -158,7 +186,45 @@ export function diffPostings(before: StatementPosting[], now: StatementPosting[]
   return changes;
 }
 
-/** Marks issued statements whose period the ledger no longer matches as superseded, with the changes. */
+/**
+ * The frozen summary's figures that the ledger now gives otherwise. A posting found late before the
+ * period (reconciliation learns of an operation of an earlier month) moves the opening and closing
+ * balances without changing one line of the period.
+ */
+function diffFigures(
+  frozen: Pick<StatementSummary, "opening" | "closing" | "totals">,
+  now: { opening: LedgerBalance; closing: LedgerBalance },
+): StatementFigureChange[] {
+  const figures = [
+    ["opening", frozen.opening?.available, now.opening.available],
+    ["openingHolds", frozen.opening?.holds, now.opening.holds],
+    ["closing", frozen.closing?.available, now.closing.available],
+    ["closingHolds", frozen.closing?.holds, now.closing.holds],
+    ["movements", frozen.totals?.movements, now.closing.available.minus(now.opening.available)],
+  ] as const;
+  const changes: StatementFigureChange[] = [];
+  for (const [figure, before, current] of figures) {
+    // A figure the frozen summary lacks, or does not hold as a number, counts as changed.
+    const same = typeof before === "string" && safeDecimal(before)?.equals(current) === true;
+    if (!same)
+      changes.push({ figure, before: typeof before === "string" ? before : "", now: current.toFixed(4) });
+  }
+  return changes;
+}
+
+function safeDecimal(value: string): Decimal | null {
+  try {
+    return new Decimal(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Marks issued statements that the ledger no longer gives as superseded, with what changed: lines of the
+ * period added, removed or changed, and figures of the summary (the opening and closing balances, read
+ * with the lines from one snapshot of the ledger).
+ */
 export async function markSupersededStatements(now = new Date()): Promise<number> {
   const db = getDb();
   const current = await db.issuedStatement.findMany({
@@ -168,17 +234,29 @@ export async function markSupersededStatements(now = new Date()): Promise<number
   let marked = 0;
   for (const s of current) {
     const frozen = thaw(s.content);
-    const lines = await collect({ from: s.periodFrom, to: s.periodTo, tz: s.timeZone });
-    const changes = diffPostings(frozen.postings, lines);
-    if (changes.length === 0) continue;
-    await db.issuedStatement.update({
-      where: { id: s.id },
-      data: {
-        supersededAt: now,
-        changes: { total: changes.length, listed: changes.slice(0, MAX_CHANGES_LISTED) },
-      },
+    const period = { from: s.periodFrom, to: s.periodTo, tz: s.timeZone };
+    const ledger = await inLedgerSnapshot(
+      async (tx) => ({
+        lines: await collect(period, tx),
+        opening: await ledgerBalanceBefore(period.from, tx),
+        closing: await ledgerBalanceBefore(period.to, tx),
+      }),
+      { timeoutMs: WHOLE_PERIOD_SNAPSHOT_MS },
+    );
+    const lines = diffPostings(frozen.postings, ledger.lines);
+    const figures = diffFigures(frozen.summary, ledger);
+    if (lines.length === 0 && figures.length === 0) continue;
+    const changes: StatementChanges = {
+      total: lines.length,
+      listed: lines.slice(0, MAX_CHANGES_LISTED),
+      ...(figures.length > 0 ? { figures } : {}),
+    };
+    // Only while still current: two upkeep runs at once mark it once, with the first one's changes.
+    const updated = await db.issuedStatement.updateMany({
+      where: { id: s.id, supersededAt: null },
+      data: { supersededAt: now, changes },
     });
-    marked += 1;
+    marked += updated.count;
   }
   return marked;
 }

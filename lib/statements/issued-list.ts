@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import type { StatementChanges } from "@/lib/statements/issue";
 
 export type IssuedRow = {
   id: string;
@@ -12,10 +13,8 @@ export type IssuedRow = {
   contentHash: string;
   closing: string | null;
   supersededAt: string | null;
-  changes: {
-    total: number;
-    listed: { change: string; key: string; kind: string; at: string; amount: string }[];
-  } | null;
+  /** What superseded it: lines of the period and opening or closing balances that changed since. */
+  changes: StatementChanges | null;
 };
 
 /** Issued statements, newest first, with what superseded them. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { getEnv } from "@/lib/env";
 import { allPostings } from "@/lib/ledger/postings";
+import { EXPORT_SNAPSHOT_MS, inLedgerSnapshot } from "@/lib/ledger/snapshot";
 import { statementSummary, type StatementPeriod } from "@/lib/ledger/statement";
 import type { Locale } from "@/lib/i18n/locales";
 import type { StatementDocument } from "@/lib/statements/document";
@@ -20,19 +21,29 @@ export function merchantLabel(): string {
   }
 }
 
-/** A statement of the ledger as it is now, worded in the given language (by default the deployment's). */
-export async function liveStatement(
+/**
+ * Runs `use` with a statement of the ledger as it is now, worded in the given language (by default the
+ * deployment's). Its summary and all of its lines are read from one snapshot of the ledger, held until
+ * `use` returns: a streamed export adds up however many postings commit while it is downloaded.
+ */
+export async function withLiveStatement<T>(
   period: StatementPeriod,
   generatedBy: string,
-  locale?: Locale,
-): Promise<StatementDocument> {
-  return {
-    locale,
-    merchant: merchantLabel(),
-    generatedAt: new Date().toISOString(),
-    generatedBy,
-    issued: null,
-    summary: await statementSummary(period),
-    lines: () => allPostings(period),
-  };
+  locale: Locale | undefined,
+  use: (doc: StatementDocument) => Promise<T>,
+): Promise<T> {
+  const merchant = merchantLabel();
+  return inLedgerSnapshot(
+    async (tx) =>
+      use({
+        locale,
+        merchant,
+        generatedAt: new Date().toISOString(),
+        generatedBy,
+        issued: null,
+        summary: await statementSummary(period, tx),
+        lines: () => allPostings(period, tx),
+      }),
+    { timeoutMs: EXPORT_SNAPSHOT_MS },
+  );
 }

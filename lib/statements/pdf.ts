@@ -2,9 +2,11 @@ import path from "node:path";
 import type { Writable } from "node:stream";
 import PDFDocument from "pdfkit";
 import type { StatementPosting } from "@/lib/ledger/postings";
+import { assertOpen, finished } from "@/lib/statements/closed";
 import type { StatementDocument } from "@/lib/statements/document";
 import { exactAmount } from "@/lib/statements/exact-amount";
 import { statementLabels, summaryFigures, type StatementLabels } from "@/lib/statements/labels";
+import { formatInZone } from "@/lib/time/zone";
 
 // DejaVu Sans covers Cyrillic (recipient and bank names); shipped by the dejavu-fonts-ttf package.
 const FONT_DIR = path.join(process.cwd(), "node_modules", "dejavu-fonts-ttf", "ttf");
@@ -27,9 +29,18 @@ const columnsOf = (c: StatementLabels["columns"]): Column[] => [
   { key: "counterparty", title: c.counterparty, width: 88 },
 ];
 
-function cells(r: StatementPosting, L: StatementLabels, n: (v: string) => string): Record<string, string> {
+/**
+ * One posting's cells. Its time is on the clock of the statement's zone (`tz`, named in the header), the
+ * day the per-day table counts it in: 21:30 UTC is 00:30 the next day on a Moscow statement.
+ */
+function cells(
+  r: StatementPosting,
+  tz: string,
+  L: StatementLabels,
+  n: (v: string) => string,
+): Record<string, string> {
   return {
-    at: r.at.replace("T", " ").replace("Z", ""),
+    at: formatInZone(new Date(r.at), tz),
     kind: L.kinds[r.kind],
     amount: n(r.amount),
     balance: n(r.balance),
@@ -64,11 +75,13 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
       CreationDate: new Date(doc.generatedAt),
     },
   });
+  // A client that goes away closes `out`: that ends the rendering too (see lib/statements/closed.ts).
+  const outDone = finished(out);
   const done = new Promise<void>((resolve, reject) => {
-    out.on("finish", resolve);
-    out.on("error", reject);
+    outDone.then(resolve, reject);
     pdf.on("error", reject);
   });
+  done.catch(() => undefined);
   pdf.pipe(out);
   pdf.registerFont("body", FONT);
   pdf.registerFont("bold", FONT_BOLD);
@@ -165,7 +178,10 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
     pdf.y = y + h;
   };
   row(Object.fromEntries(columns.map((col) => [col.key, col.title])), true);
-  for await (const chunk of doc.lines()) for (const r of chunk) row(cells(r, L, n));
+  for await (const chunk of doc.lines()) {
+    assertOpen(out);
+    for (const r of chunk) row(cells(r, s.period.tz, L, n));
+  }
 
   const range = pdf.bufferedPageRange();
   for (let i = 0; i < range.count; i++) {

@@ -1,9 +1,12 @@
 import "server-only";
 import { PassThrough, type Writable } from "node:stream";
 import { downloadHeaders, pullStream } from "@/lib/http/download";
+import type { Locale } from "@/lib/i18n/locales";
+import type { StatementPeriod } from "@/lib/ledger/statement";
 import { getLog } from "@/lib/log";
 import { contentTypes, type ExportFormat, type StatementDocument } from "@/lib/statements/document";
 import { writeStatementCsv } from "@/lib/statements/csv";
+import { withLiveStatement } from "@/lib/statements/live";
 import { writeStatementPdf } from "@/lib/statements/pdf";
 import { writeStatementXlsx } from "@/lib/statements/xlsx";
 
@@ -19,23 +22,50 @@ const headers = (format: ExportFormat, name: string) =>
   downloadHeaders(contentTypes[format], `${safeName(name)}.${format}`);
 
 /**
- * Streams a statement in a format, pulled by the client: a failure mid-stream is logged and breaks the
- * download; a client that goes away stops the rendering.
+ * Streams what `render` writes, pulled by the client: a failure mid-stream is logged and breaks the
+ * download; a client that goes away stops the rendering. `rendered` settles when the rendering has
+ * ended, either way (it never rejects).
  */
-export function statementResponse(doc: StatementDocument, format: ExportFormat, name: string): Response {
+function streamed(
+  render: (out: Writable) => Promise<void>,
+  format: ExportFormat,
+  name: string,
+): { response: Response; rendered: Promise<void> } {
   const out = new PassThrough();
   let cancelled = false;
-  renderers[format](doc, out)
-    .then(() => out.end())
-    .catch((error: unknown) => {
+  const rendered = render(out).then(
+    () => void out.end(),
+    (error: unknown) => {
       if (!cancelled) getLog().error({ err: error, format }, "statement export failed");
       out.destroy(error instanceof Error ? error : new Error("statement export failed"));
-    });
+    },
+  );
   const body = pullStream(out[Symbol.asyncIterator]() as AsyncIterator<Buffer>, () => {
     cancelled = true;
     out.destroy();
   });
-  return new Response(body, { headers: headers(format, name) });
+  return { response: new Response(body, { headers: headers(format, name) }), rendered };
+}
+
+/**
+ * Streams a statement of the ledger as it is now: its summary and lines from one snapshot, held until the
+ * rendering ends (withLiveStatement). Answers once the summary is read: a failure before that rejects, for
+ * the route to answer with an error instead of a broken download.
+ */
+export function liveStatementResponse(
+  period: StatementPeriod,
+  generatedBy: string,
+  locale: Locale | undefined,
+  format: ExportFormat,
+  name: string,
+): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    withLiveStatement(period, generatedBy, locale, async (doc) => {
+      const { response, rendered } = streamed((out) => renderers[format](doc, out), format, name);
+      resolve(response);
+      await rendered;
+    }).catch(reject); // once answered, a rejection changes nothing: a failed rendering was logged above
+  });
 }
 
 export function bytesResponse(bytes: Buffer, format: ExportFormat, name: string): Response {

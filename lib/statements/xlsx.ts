@@ -2,6 +2,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import ExcelJS from "exceljs";
 import { Decimal } from "@/lib/money/decimal";
+import { assertOpen, finished } from "@/lib/statements/closed";
 import type { StatementDocument } from "@/lib/statements/document";
 import { statementHeading, statementLabels, summaryFigures } from "@/lib/statements/labels";
 
@@ -94,7 +95,10 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   postings.getRow(1).commit();
   let amount = new Decimal(0);
   let hold = new Decimal(0);
+  // A client that goes away closes `out`: that ends the rendering too (see lib/statements/closed.ts).
+  const outDone = finished(out);
   for await (const chunk of doc.lines()) {
+    assertOpen(out);
     for (const r of chunk) {
       amount = amount.plus(r.amount);
       hold = hold.plus(r.holdDelta);
@@ -180,5 +184,5 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   for (const r of s.counts)
     counts.addRow([r.typeOperation, r.status, r.paymentMethod, r.operations]).commit();
   counts.commit();
-  await wb.commit();
+  await Promise.race([wb.commit(), outDone.then(() => new Promise<never>(() => undefined))]);
 }

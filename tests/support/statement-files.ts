@@ -1,6 +1,10 @@
 // A statement rendered to bytes the way a download streams it, and a PDF's text as a reader extracts it.
 import { PassThrough, type Writable } from "node:stream";
+import type { Locale } from "@/lib/i18n/locales";
+import type { StatementPosting } from "@/lib/ledger/postings";
+import type { StatementPeriod } from "@/lib/ledger/statement";
 import type { StatementDocument } from "@/lib/statements/document";
+import { withLiveStatement } from "@/lib/statements/live";
 
 type Renderer = (doc: StatementDocument, out: Writable) => Promise<void>;
 
@@ -22,4 +26,22 @@ export async function pdfText(bytes: Buffer): Promise<string> {
     text += content.items.map((item) => ("str" in item ? item.str : "")).join(" ") + "\n";
   }
   return text;
+}
+
+/** A live statement read whole inside its snapshot (summary and lines together), to render afterwards. */
+export async function readLiveStatement(
+  period: StatementPeriod,
+  generatedBy: string,
+  locale?: Locale,
+): Promise<StatementDocument> {
+  return withLiveStatement(period, generatedBy, locale, async (doc) => {
+    const chunks: StatementPosting[][] = [];
+    for await (const chunk of doc.lines()) chunks.push(chunk);
+    return {
+      ...doc,
+      lines: async function* () {
+        yield* chunks;
+      },
+    };
+  });
 }

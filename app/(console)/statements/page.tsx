@@ -10,6 +10,7 @@ import { can } from "@/lib/auth/permissions";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { decodeCursor, postingsPage } from "@/lib/ledger/postings";
+import { inLedgerSnapshot } from "@/lib/ledger/snapshot";
 import { statementSummary } from "@/lib/ledger/statement";
 import type { ExportFormat } from "@/lib/statements/document";
 import { issuedStatements } from "@/lib/statements/issued-list";
@@ -90,9 +91,12 @@ async function StatementBody({
   mayIssue: boolean;
   query: Record<string, string | undefined>;
 }) {
-  const [summary, page, t] = await Promise.all([
-    statementSummary(period),
-    postingsPage(period, cursor, 100),
+  // The summary and the page of lines under it from one snapshot of the ledger: they add up together.
+  const [{ summary, page }, t] = await Promise.all([
+    inLedgerSnapshot(async (tx) => ({
+      summary: await statementSummary(period, tx),
+      page: await postingsPage(period, cursor, 100, tx),
+    })),
     translatorFor("statements"),
   ]);
   return (

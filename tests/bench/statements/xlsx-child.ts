@@ -1,6 +1,6 @@
 /**
  * Child process of the statements bench: renders a statement's XLSX exactly as the export route does
- * (`writeStatementXlsx` over `allPostings`) into a sink that only counts, and prints one JSON line with
+ * (`writeStatementXlsx` over `allPostings`, in one snapshot with the summary) into a sink that only counts, and prints one JSON line with
  * the memory it took. The process is fresh, so the figure is the export's alone: a warm-up export of a
  * small period first loads exceljs, archiver and zlib and warms the JIT, then the baseline is taken after
  * a full collection, and the peak is the kernel's high-water mark (VmHWM, reset just before the export)
@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { getDb } from "@/lib/db";
 import { allPostings } from "@/lib/ledger/postings";
+import { EXPORT_SNAPSHOT_MS, inLedgerSnapshot } from "@/lib/ledger/snapshot";
 import { statementSummary, type StatementPeriod } from "@/lib/ledger/statement";
 import type { StatementDocument } from "@/lib/statements/document";
 import { writeStatementXlsx } from "@/lib/statements/xlsx";
@@ -46,20 +47,26 @@ async function render(period: StatementPeriod): Promise<{ postings: number; byte
       done();
     },
   });
-  const doc: StatementDocument = {
-    merchant: "bench",
-    generatedAt: new Date().toISOString(),
-    generatedBy: "bench",
-    issued: null,
-    summary: await statementSummary(period),
-    lines: async function* () {
-      for await (const chunk of allPostings(period)) {
-        postings += chunk.length;
-        yield chunk;
-      }
+  // One snapshot for the summary and the lines, as the export route reads them (withLiveStatement).
+  await inLedgerSnapshot(
+    async (tx) => {
+      const doc: StatementDocument = {
+        merchant: "bench",
+        generatedAt: new Date().toISOString(),
+        generatedBy: "bench",
+        issued: null,
+        summary: await statementSummary(period, tx),
+        lines: async function* () {
+          for await (const chunk of allPostings(period, tx)) {
+            postings += chunk.length;
+            yield chunk;
+          }
+        },
+      };
+      await writeStatementXlsx(doc, sink);
     },
-  };
-  await writeStatementXlsx(doc, sink);
+    { timeoutMs: EXPORT_SNAPSHOT_MS },
+  );
   return { postings, bytes };
 }
 

@@ -6,10 +6,9 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { StatementPeriod } from "@/lib/ledger/statement";
-import { liveStatement } from "@/lib/statements/live";
 import { renderers } from "@/lib/statements/respond";
 import { isolateDatabase } from "../../support/database";
-import { pdfText, renderStatement } from "../../support/statement-files";
+import { pdfText, readLiveStatement, renderStatement } from "../../support/statement-files";
 import { mirrorRow } from "../../support/mirror";
 
 let restore: () => Promise<void>;
@@ -44,7 +43,7 @@ afterAll(async () => restore());
 
 describe("a statement in Russian", () => {
   it("PDF: Russian labels in the Cyrillic font, amounts with a decimal comma, Russian page numbers", async () => {
-    const doc = await liveStatement(period, "finance@test.local", "ru");
+    const doc = await readLiveStatement(period, "finance@test.local", "ru");
     const text = (await pdfText(await renderStatement(doc, renderers.pdf))).replace(/\s+/g, " ");
     expect(text).toContain("Выписка по счёту");
     expect(text).toContain("Входящий остаток");
@@ -58,7 +57,7 @@ describe("a statement in Russian", () => {
   });
 
   it("XLSX: Russian sheet names and headings, numbers still numbers", async () => {
-    const doc = await liveStatement(period, "finance@test.local", "ru");
+    const doc = await readLiveStatement(period, "finance@test.local", "ru");
     const bytes = await renderStatement(doc, renderers.xlsx);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(
@@ -79,7 +78,7 @@ describe("a statement in Russian", () => {
   });
 
   it("CSV: Russian labels, machine-readable amounts", async () => {
-    const doc = await liveStatement(period, "finance@test.local", "ru");
+    const doc = await readLiveStatement(period, "finance@test.local", "ru");
     const csv = (await renderStatement(doc, renderers.csv)).toString("utf8");
     expect(csv).toContain("Выписка по счёту");
     expect(csv).toContain("Зачисление по платежу,10000.0000,0.0000,10000.0000");
@@ -87,7 +86,7 @@ describe("a statement in Russian", () => {
   });
 
   it("without a language the export is worded in the deployment's (English here), as it always was", async () => {
-    const doc = await liveStatement(period, "finance@test.local");
+    const doc = await readLiveStatement(period, "finance@test.local");
     const csv = (await renderStatement(doc, renderers.csv)).toString("utf8");
     expect(csv).toContain("Account statement");
     expect(csv.trimEnd().split("\r\n").at(-1)).toBe("Totals,,9700.0000,0.0000,9700.0000");

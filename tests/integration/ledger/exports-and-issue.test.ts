@@ -5,10 +5,9 @@ import { permissions } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { issueStatement, issuedFile, markSupersededStatements } from "@/lib/statements/issue";
 import type { StatementPeriod } from "@/lib/ledger/statement";
-import { liveStatement } from "@/lib/statements/live";
 import { renderers } from "@/lib/statements/respond";
 import { isolateDatabase } from "../../support/database";
-import { pdfText, renderStatement } from "../../support/statement-files";
+import { pdfText, readLiveStatement, renderStatement } from "../../support/statement-files";
 import { createStaff, mirrorRow } from "../../support/mirror";
 
 let restore: () => Promise<void>;
@@ -56,7 +55,7 @@ afterAll(async () => restore());
 
 describe("statement exports", () => {
   it("XLSX read back by exceljs holds the statement: numbers with 4 decimals, frozen header, totals", async () => {
-    const doc = await liveStatement(period, "finance@test.local");
+    const doc = await readLiveStatement(period, "finance@test.local");
     expect(doc.summary.check.ok).toBe(true);
     expect(doc.summary.closing.available).toBe("76.6000");
     const wb = new ExcelJS.Workbook();
@@ -84,7 +83,7 @@ describe("statement exports", () => {
   });
 
   it("PDF text extracted holds the header, Cyrillic names, the check line and page numbers", async () => {
-    const doc = await liveStatement(period, "finance@test.local");
+    const doc = await readLiveStatement(period, "finance@test.local");
     const text = await pdfText(await renderStatement(doc, renderers.pdf));
     expect(text).toContain("Иван Петрович Сидоров");
     expect(text).toContain("Сбербанк");
@@ -95,7 +94,7 @@ describe("statement exports", () => {
   });
 
   it("CSV carries every posting and the totals line", async () => {
-    const doc = await liveStatement(period, "finance@test.local");
+    const doc = await readLiveStatement(period, "finance@test.local");
     const csv = (await renderStatement(doc, renderers.csv)).toString("utf8");
     expect(csv).toContain("Pay-in credit,100.0000,0.0000,100.0000");
     expect(csv).toContain("Иван Петрович Сидоров");
@@ -143,6 +142,12 @@ describe("issued statements", () => {
           at: failedAt.toISOString(),
           amount: "20.4000",
         },
+      ],
+      // The release also moved the closing balance, what was held at the end and the movements.
+      figures: [
+        { figure: "closing", before: "76.6000", now: "97.0000" },
+        { figure: "closingHolds", before: "20.4000", now: "0.0000" },
+        { figure: "movements", before: "76.6000", now: "97.0000" },
       ],
     });
     // The issued bytes stay what they were.

@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db";
 import { dailyClosings, ledgerBalanceBefore } from "@/lib/ledger/balance";
 import { allPostings, postingsPage } from "@/lib/ledger/postings";
 import { postingsFor } from "@/lib/ledger/rules";
+import { inLedgerSnapshot } from "@/lib/ledger/snapshot";
 import { statementSummary } from "@/lib/ledger/statement";
 import { Decimal } from "@/lib/money/decimal";
 import { isolateDatabase } from "../../support/database";
@@ -147,8 +148,11 @@ describe("statements", () => {
           expect(second.check.ok).toBe(true);
           expect(first.closing).toEqual(second.opening);
           // The lines of both periods, with their running balances, end at the closing balance.
-          const lines = [];
-          for await (const chunk of allPostings({ from: a!, to: c!, tz: "UTC" }, 4)) lines.push(...chunk);
+          const lines = await inLedgerSnapshot(async (tx) => {
+            const all = [];
+            for await (const chunk of allPostings({ from: a!, to: c!, tz: "UTC" }, tx, 4)) all.push(...chunk);
+            return all;
+          });
           expect(lines.at(-1)?.balance ?? first.opening.available).toBe(second.closing.available);
           const sum = lines.reduce((s, l) => s.plus(l.amount), new Decimal(0));
           expect(sum.toFixed(4)).toBe(

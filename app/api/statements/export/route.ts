@@ -3,9 +3,8 @@ import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
-import { statementResponse } from "@/lib/statements/respond";
+import { liveStatementResponse } from "@/lib/statements/respond";
 import { exportQuerySchema } from "@/lib/statements/export-query";
-import { liveStatement } from "@/lib/statements/live";
 import { resolvePeriod } from "@/lib/statements/periods";
 
 /** A statement of any period as CSV, XLSX or PDF, streamed from the ledger as it is now. */
@@ -33,6 +32,11 @@ export const GET = withPermission("statements.read", async (request, { user, act
       },
     }),
   );
-  const doc = await liveStatement(resolved.period, user.email, (await requestPreferences()).locale);
-  return statementResponse(doc, parsed.data.format, `statement-${resolved.label}`);
+  return liveStatementResponse(
+    resolved.period,
+    user.email,
+    (await requestPreferences()).locale,
+    parsed.data.format,
+    `statement-${resolved.label}`,
+  );
 });
