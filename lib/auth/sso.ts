@@ -25,12 +25,28 @@ export async function ssoUserFor(
 /** Authentication methods (RFC 8176 `amr` values) that count as a second factor at the identity provider. */
 export const MFA_AMR_VALUES = ["mfa", "otp", "hwk"] as const;
 
-export type ProviderMfa = { mfa: boolean; at: Date };
+/**
+ * How far ahead of Paydesk's clock an `auth_time` may be and still count (as now): the identity
+ * provider's clock, within the tolerance the id token's own time checks allow (oauth4webapi's default
+ * clock tolerance, 30 s). Further ahead it is no moment at all.
+ */
+export const SSO_CLOCK_TOLERANCE_SECONDS = 30;
+
+export type ProviderMfa = {
+  mfa: boolean;
+  /** When the person signed in at the provider; null when the token does not say (never fresh). */
+  at: Date | null;
+};
 
 /**
  * Whether the identity provider reports multi-factor sign-in: the id token's `amr` (from the claims
  * Auth.js validated, else read from the id token it validated) contains mfa, otp or hwk. `at` is the
  * token's `auth_time` (when the person signed in at the provider), never later than now.
+ *
+ * Step-up asks the provider for a new sign-in (`prompt=login`, `max_age=0`) and counts from `at`; a
+ * provider that ignores that hands back its old session, and only `auth_time` tells. So a token without
+ * a numeric `auth_time`, or with one further ahead than the clock tolerance, gives `at: null`: the MFA
+ * counts for signing in, but the session has proved no second factor at any moment (step-up asks again).
  */
 export function providerMfa(
   claims: { amr?: unknown; auth_time?: unknown } | null | undefined,
@@ -40,11 +56,15 @@ export function providerMfa(
   const source = claims && "amr" in claims ? claims : (idTokenClaims(idToken) ?? claims ?? {});
   const amr = Array.isArray(source.amr) ? source.amr.filter((v): v is string => typeof v === "string") : [];
   const mfa = amr.some((v) => (MFA_AMR_VALUES as readonly string[]).includes(v.toLowerCase()));
-  const authTime =
-    typeof source.auth_time === "number" && Number.isFinite(source.auth_time)
-      ? new Date(source.auth_time * 1000)
-      : now;
-  return { mfa, at: authTime > now ? now : authTime };
+  return { mfa, at: authTimeOf(source.auth_time, now) };
+}
+
+function authTimeOf(value: unknown, now: Date): Date | null {
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  const at = new Date(value * 1000);
+  if (Number.isNaN(at.getTime())) return null;
+  if (at.getTime() > now.getTime() + SSO_CLOCK_TOLERANCE_SECONDS * 1000) return null;
+  return at > now ? now : at;
 }
 
 function idTokenClaims(idToken: string | null | undefined): { amr?: unknown; auth_time?: unknown } | null {

@@ -5,8 +5,9 @@
  *
  * Refused as ambiguous, because the same text means different amounts in Russian and English:
  * both separators ("1.500,50", "1,500.50"), a separator used twice ("1.500.000"), and one separator
- * followed by exactly three digits after a non-zero integer ("1,500", "1.500": a thousands group or a
- * decimal?). The person is asked to write it without a group separator.
+ * followed by exactly three digits after an integer of one to three digits once zeros in front are
+ * dropped ("1,500", "1.500", "01,500", "00,500": a thousands group or a decimal?); only a whole part of
+ * exactly "0" is unambiguous ("0,500" is 0.5). The person is asked to write it without a group separator.
  */
 export type AmountInput =
   { ok: true; value: string } | { ok: false; reason: "empty" | "ambiguous" | "notANumber" };
@@ -30,7 +31,10 @@ export function parseAmountInput(text: string): AmountInput {
   const match = /^(\d+)(?:[.,](\d+))?$/.exec(compact);
   if (!match) return { ok: false, reason: "notANumber" };
   const [, whole = "", fraction] = match;
-  if (rest.length === 1 && fraction?.length === 3 && /^[1-9]\d{0,2}$/.test(whole)) {
+  // Zeros in front change nothing: "01,500" and "00001,500" read as "1,500". Only a whole part of exactly
+  // "0" makes three digits after the separator a decimal ("0,500"); "00,500" could be 500 too.
+  const significant = whole.replace(/^0+/, "");
+  if (rest.length === 1 && fraction?.length === 3 && whole !== "0" && significant.length <= 3) {
     return { ok: false, reason: "ambiguous" };
   }
   return { ok: true, value: `${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}` };

@@ -121,7 +121,8 @@ export function limitOf(value: string | null | undefined): Decimal | null {
 /**
  * Approvals a request needs by its amount alone (payment currency): below `autoApproveBelow` none (the
  * request is approved at once and handed to the worker), above `twoApprovalsAbove` two, otherwise one.
- * An unset or malformed threshold is no rule. `requiredApprovals` adds the recipient's other pay-outs.
+ * An unset or malformed threshold is no rule. `requiredApprovals` adds the recipient's other pay-outs
+ * (creation asks that one, never this one alone).
  */
 export function requiredApprovalsFor(amount: string, thresholds: Thresholds): 0 | 1 | 2 {
   const value = new Decimal(amount);
@@ -143,7 +144,9 @@ export type ApprovalReason =
   | "amount_not_below_auto_approve_limit"
   | "amount_above_two_approvals_limit"
   /** Below the limit alone, but not with the recipient's other pay-outs of the window. */
-  | "recipient_window_reached";
+  | "recipient_window_reached"
+  /** Not above the two-approval limit alone, but above it with the recipient's pay-outs of the window. */
+  | "recipient_window_above_two_approvals_limit";
 
 export type ApprovalNeed = {
   /** True when no approver is needed: the request is approved at once. */
@@ -155,8 +158,16 @@ export type ApprovalNeed = {
    * approvalReasonMessage in the reader's language); null when none is or no limit is set.
    */
   message: string | null;
-  /** The recipient's counted pay-outs of the window before this one, and the limit they were held to. */
-  recipientWindow: { hours: number; sumBefore: string; limit: string | null };
+  /**
+   * The recipient's counted pay-outs of the window before this one, and the limits they were held to:
+   * `limit` for auto-approval, `twoApprovalsLimit` for the second approver (null: no such rule).
+   */
+  recipientWindow: {
+    hours: number;
+    sumBefore: string;
+    limit: string | null;
+    twoApprovalsLimit: string | null;
+  };
 };
 
 /**
@@ -164,17 +175,33 @@ export type ApprovalNeed = {
  * (`sumBefore`, see countedForRecipient). It is auto-approved only when its own amount is below
  * `autoApproveBelow` and the recipient's sum with it stays below `autoApproveRecipientDailySum` (unset:
  * `autoApproveBelow` itself), so five pay-outs of 999.99 to one card are not five auto-approvals of a
- * 1000 limit. `autoApproveBelow` unset means no auto-approval at all.
+ * 1000 limit. `autoApproveBelow` unset means no auto-approval at all. The same sum decides the second
+ * approver: two approvals when the amount, or the recipient's sum with it, is above `twoApprovalsAbove`,
+ * so 9000 + 6000 to one card take two approvers like 15000 at once (with a limit of 10000).
  */
 export function requiredApprovals(amount: string, sumBefore: Decimal, rules: PayoutRules): ApprovalNeed {
   const byAmount = requiredApprovalsFor(amount, rules);
   const auto = limitOf(rules.autoApproveBelow);
+  const two = limitOf(rules.twoApprovalsAbove);
   const limit = limitOf(rules.autoApproveRecipientDailySum) ?? auto;
+  const total = sumBefore.plus(amount);
   const recipientWindow = {
     hours: RECIPIENT_WINDOW_HOURS,
     sumBefore: sumBefore.toFixed(),
     limit: limit?.toFixed() ?? null,
+    twoApprovalsLimit: two?.toFixed() ?? null,
   };
+  if (byAmount !== 2 && two && total.greaterThan(two))
+    return {
+      ok: false,
+      reason: "recipient_window_above_two_approvals_limit",
+      requiredApprovals: 2,
+      message:
+        `This recipient's pay-outs of the last ${RECIPIENT_WINDOW_HOURS} h (${sumBefore.toFixed()}) and this ` +
+        `one (${new Decimal(amount).toFixed()}) come to ${total.toFixed()}, above the two-approval limit ` +
+        `(${two.toFixed()}): two approvers must check it.`,
+      recipientWindow,
+    };
   if (byAmount !== 0) {
     const reason: ApprovalReason =
       byAmount === 2
@@ -185,7 +212,6 @@ export function requiredApprovals(amount: string, sumBefore: Decimal, rules: Pay
     const message = auto ? `The amount is not below the auto-approval limit (${auto.toFixed()}).` : null;
     return { ok: false, reason, requiredApprovals: byAmount, message, recipientWindow };
   }
-  const total = sumBefore.plus(amount);
   if (limit && total.lessThan(limit))
     return {
       ok: true,
@@ -220,14 +246,21 @@ export function approvalReasonMessage(
   const number = (v: Decimal | string) =>
     formatMoney(typeof v === "string" ? v : v.toFixed(), "", { locale, minimumFractionDigits: 0 });
   const auto = limitOf(autoApproveBelow);
-  if (need.reason === "recipient_window_reached") {
-    const { hours, sumBefore, limit } = need.recipientWindow;
-    return t("approval.recipientWindow", {
+  const windowKey =
+    need.reason === "recipient_window_above_two_approvals_limit"
+      ? "approval.recipientWindowTwoApprovals"
+      : need.reason === "recipient_window_reached"
+        ? "approval.recipientWindow"
+        : null;
+  if (windowKey) {
+    const { hours, sumBefore, limit, twoApprovalsLimit } = need.recipientWindow;
+    const heldTo = windowKey === "approval.recipientWindow" ? limit : twoApprovalsLimit;
+    return t(windowKey, {
       hours,
       sumBefore: number(sumBefore),
       amount: number(amount),
       total: number(new Decimal(sumBefore).plus(amount)),
-      limit: limit === null ? t("approval.noLimit") : number(limit),
+      limit: heldTo === null ? t("approval.noLimit") : number(heldTo),
     });
   }
   if (need.ok || need.reason === "auto_approve_off" || !auto) return null;

@@ -65,10 +65,18 @@ const refused = (problem: string, params?: Problem["params"]): RecipientCheck =>
   ...(params ? { params } : {}),
 });
 
+/**
+ * No payment card number starts with 0 (ISO/IEC 7812's first digit is 0 for no bank card), and zeros in
+ * front of a card leave its Luhn sum as it is: "0" + card would be a recipient of its own, outside the
+ * duplicate guard and the recipient's window. Refused, never stripped: the person sees what they typed.
+ */
+const CARD_LEADING_ZERO = "payouts.form.recipientNumber.cardLeadingZero";
+
 function cardNumber(raw: string): RecipientCheck {
   const digits = raw.replace(/[\s-]/g, "");
   if (!/^\d+$/.test(digits)) return refused("cardDigitsOnly");
   if (digits.length < 16 || digits.length > 19) return refused("cardLength", { count: digits.length });
+  if (digits.startsWith("0")) return refused("cardLeadingZero");
   if (!luhnValid(digits)) return refused("cardLuhn");
   return { ok: true, value: digits };
 }
@@ -85,8 +93,10 @@ function accountNumber(raw: string): RecipientCheck {
 }
 
 /**
- * The recipient number checked and normalised for the method: card 16-19 digits passing Luhn, sbp a
- * phone normalised to +7XXXXXXXXXX, toAccount 20 digits; a mono-bank method takes a card or a phone.
+ * The recipient number checked and normalised for the method: card 16-19 digits passing Luhn, not
+ * starting with 0, sbp a phone normalised to +7XXXXXXXXXX (+7, 7 and 8 in front are one recipient),
+ * toAccount 20 digits; a mono-bank method takes a card or a phone. One recipient has one spelling: the
+ * duplicate guard, the recipient's window and its lock compare these strings as they are.
  */
 export function checkRecipientNumber(method: PayOutMethod, raw: string): RecipientCheck {
   const value = raw.trim();
@@ -96,7 +106,8 @@ export function checkRecipientNumber(method: PayOutMethod, raw: string): Recipie
   if (method === "toAccount") return accountNumber(value);
   if (isMonoBankMethod(method)) {
     const card = cardNumber(value);
-    if (card.ok) return card;
+    // 16-19 digits starting with 0 are meant as a card (a phone has 11 digits): say what is wrong
+    if (card.ok || card.message === CARD_LEADING_ZERO) return card;
     const phone = phoneNumber(value);
     if (phone.ok) return phone;
     return refused("cardOrPhone", { method });

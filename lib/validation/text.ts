@@ -10,16 +10,25 @@
  *   U+200E/U+200F, U+061C), zero-width characters (U+200B-U+200D, U+2060, U+FEFF), soft hyphen,
  *   tag characters...; the zero-width joiner only between two emoji (family and profession emoji);
  * - line and paragraph separators (Zl, Zp), lone surrogates (Cs), noncharacters (U+FFFE...);
- * - letters and marks that render as nothing (Hangul fillers, U+034F, U+17B4/U+17B5), used to fake
- *   empty or look-alike names.
- * Ordinary letters of any script, digits, punctuation, spaces and emoji pass.
+ * - letters, marks and symbols that render as nothing (Hangul fillers U+115F, U+1160, U+3164, U+FFA0,
+ *   U+034F, U+17B4/U+17B5, the Braille blank U+2800) and the default-ignorable code points Unicode has
+ *   not assigned yet (U+2065, U+FFF0-U+FFF8, in U+E0000-U+E0FFF: a renderer shows them as nothing),
+ *   used to fake empty or look-alike names.
+ * A field (unsafeTextProblem, safeText) also refuses a value made only of combining marks (\p{M}: an
+ * accent, a variation selector) and spaces: with no letter to sit on it renders as nothing, or as a
+ * stray accent (a lone U+0301). Named by its first mark. Empty text is the field's own question.
+ * Ordinary letters of any script (with their marks: ё typed as е + U+0308 passes), digits, punctuation,
+ * spaces and emoji pass.
  */
 import type { z } from "zod";
 import { fieldMessage } from "@/lib/validation/field-names";
 import type { Problem } from "@/lib/i18n/issues";
 
 const FORBIDDEN =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}\u034F\u115F\u1160\u17B4\u17B5\u3164\uFFA0]/u;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}\u034F\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0\u2065\uFFF0-\uFFF8\u{E0000}\u{E0002}-\u{E001F}\u{E0080}-\u{E00FF}\u{E01F0}-\u{E0FFF}]/u;
+/** Nothing a mark can sit on: combining marks and white space only. */
+const MARKS_ONLY = /^[\p{M}\s]+$/u;
+const MARK = /\p{M}/u;
 const PICTOGRAPH = /\p{Extended_Pictographic}/u;
 /** What may stand between an emoji and a joiner: variation selector-16 and skin-tone modifiers. */
 const EMOJI_TAIL = /[\uFE0F\u{1F3FB}-\u{1F3FF}]/u;
@@ -61,8 +70,15 @@ export function forbiddenCharacter(value: string, options: TextOptions = {}): st
  * the character as `U+XXXX`), or null when the text is clean.
  */
 export function unsafeTextProblem(label: string, value: string, options: TextOptions = {}): Problem | null {
-  const found = forbiddenCharacter(value, options);
+  const found = forbiddenCharacter(value, options) ?? loneMark(value);
   return found ? { message: fieldMessage(label, "invisible"), params: { char: found } } : null;
+}
+
+/** The first mark of a value made only of combining marks and spaces, as `U+XXXX`; otherwise null. */
+function loneMark(value: string): string | null {
+  if (!MARKS_ONLY.test(value)) return null;
+  const mark = Array.from(value).find((c) => MARK.test(c));
+  return mark === undefined ? null : codePointLabel(mark);
 }
 
 /**

@@ -5,7 +5,13 @@ import { createSign, generateKeyPairSync, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type IdClaims = { email?: string; name?: string };
+export type IdClaims = {
+  email?: string;
+  name?: string;
+  /** RFC 8176 authentication methods ("mfa", "otp"...) and the sign-in moment, as the test wants them. */
+  amr?: string[];
+  auth_time?: unknown;
+};
 
 export type OidcIssuer = {
   issuer: string;

@@ -56,7 +56,8 @@ const ssoSchema = z.object({ callbackUrl: z.string().max(2048).optional() });
 
 /**
  * Step-up for a single sign-on user without Paydesk codes: signing in again at the identity provider,
- * which must ask again (`prompt=login`, `max_age=0`); its MFA then counts from that moment.
+ * which must ask again (`prompt=login`, `max_age=0`); its MFA then counts from that moment, the id token's
+ * `auth_time` (a token without one proves no fresh sign-in: lib/auth/sso.ts, providerMfa).
  */
 export async function ssoStepUpAction(formData: FormData): Promise<void> {
   const parsed = ssoSchema.safeParse(Object.fromEntries(formData));

@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
 import { createUser, disableUser } from "@/lib/users/service";
 import { APP_ORIGIN, browser, followAction } from "../../support/next-request";
-import { startOidcIssuer } from "../../support/oidc-issuer";
+import { startOidcIssuer, type IdClaims } from "../../support/oidc-issuer";
 
 vi.mock("next/headers", async () => (await import("../../support/next-request")).nextHeadersModule());
 vi.mock("next/navigation", async () => (await import("../../support/next-request")).nextNavigationModule());
@@ -50,7 +50,7 @@ async function startSso(callbackUrl?: string): Promise<URL> {
 }
 
 /** The identity provider sends the browser back with a code for these claims; returns the Location. */
-async function comeBack(authorization: URL, claims: { email?: string }): Promise<URL> {
+async function comeBack(authorization: URL, claims: IdClaims): Promise<URL> {
   const code = idp.codeFor(claims, authorization.searchParams.get("nonce"));
   const callback = new URL(`${APP_ORIGIN}/api/auth/callback/oidc`);
   callback.searchParams.set("code", code);
@@ -155,6 +155,42 @@ describe("coming back from the identity provider", () => {
     expect(location.searchParams.get("error")).not.toBe("unavailable");
     expect(location.pathname).not.toBe("/operations");
     expect(await auth()).toBeNull();
+    expect(await getDb().session.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
+
+describe("the identity provider's MFA and the moment of its sign-in", () => {
+  async function sessionAfter(claims: Omit<IdClaims, "email">) {
+    const user = await newUser();
+    await comeBack(await startSso("/operations"), { email: user.email, ...claims });
+    return getDb().session.findFirstOrThrow({
+      where: { userId: user.id },
+      select: { identityProviderMfa: true, secondFactorAt: true },
+    });
+  }
+
+  it("MFA with auth_time: the session proved its second factor at that moment", async () => {
+    const authTime = Math.floor(Date.now() / 1000) - 60;
+    expect(await sessionAfter({ amr: ["pwd", "mfa"], auth_time: authTime })).toEqual({
+      identityProviderMfa: true,
+      secondFactorAt: new Date(authTime * 1000),
+    });
+  });
+
+  it("MFA without auth_time (a provider that may have reused its session): no moment, so no fresh step-up", async () => {
+    expect(await sessionAfter({ amr: ["mfa"] })).toEqual({ identityProviderMfa: true, secondFactorAt: null });
+  });
+
+  it("a non-numeric auth_time: the id token check refuses the sign-in before Paydesk reads it", async () => {
+    const user = await newUser();
+    const { getLog } = await import("@/lib/log");
+    vi.spyOn(getLog(), "error").mockImplementation(() => undefined);
+    const location = await comeBack(await startSso("/operations"), {
+      email: user.email,
+      amr: ["mfa"],
+      auth_time: "now",
+    });
+    expect(location.pathname).not.toBe("/operations");
     expect(await getDb().session.count({ where: { userId: user.id } })).toBe(0);
   });
 });

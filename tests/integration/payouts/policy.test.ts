@@ -190,7 +190,7 @@ describe("requiredApprovals", () => {
       reason: "below_auto_approve_limit",
       requiredApprovals: 0,
       message: null,
-      recipientWindow: { hours: 24, sumBefore: "0", limit: "1000" },
+      recipientWindow: { hours: 24, sumBefore: "0", limit: "1000", twoApprovalsLimit: "10000" },
     });
   });
 
@@ -200,7 +200,7 @@ describe("requiredApprovals", () => {
       reason: "amount_not_below_auto_approve_limit",
       requiredApprovals: 1,
       message: "The amount is not below the auto-approval limit (1000).",
-      recipientWindow: { hours: 24, sumBefore: "0", limit: "1000" },
+      recipientWindow: { hours: 24, sumBefore: "0", limit: "1000", twoApprovalsLimit: "10000" },
     });
   });
 
@@ -210,7 +210,7 @@ describe("requiredApprovals", () => {
       reason: "amount_above_two_approvals_limit",
       requiredApprovals: 2,
       message: "The amount is not below the auto-approval limit (1000).",
-      recipientWindow: { hours: 24, sumBefore: "0", limit: "1000" },
+      recipientWindow: { hours: 24, sumBefore: "0", limit: "1000", twoApprovalsLimit: "10000" },
     });
   });
 
@@ -222,7 +222,7 @@ describe("requiredApprovals", () => {
       reason: "auto_approve_off",
       requiredApprovals: 1,
       message: null,
-      recipientWindow: { hours: 24, sumBefore: "0", limit: null },
+      recipientWindow: { hours: 24, sumBefore: "0", limit: null, twoApprovalsLimit: null },
     });
   });
 
@@ -234,7 +234,7 @@ describe("requiredApprovals", () => {
       message:
         "This recipient's pay-outs of the last 24 h (999.95) and this one (999.96) come to 1999.91, not " +
         "below the auto-approval limit per recipient (1000): an approver must check it.",
-      recipientWindow: { hours: 24, sumBefore: "999.95", limit: "1000" },
+      recipientWindow: { hours: 24, sumBefore: "999.95", limit: "1000", twoApprovalsLimit: "10000" },
     });
   });
 

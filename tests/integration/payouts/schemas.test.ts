@@ -250,6 +250,28 @@ describe("amounts typed with either decimal separator", () => {
       "В номере карты от 16 до 19 цифр (здесь 13 цифр).",
     ]);
   });
+
+  it("a card number with a 0 in front (it still passes Luhn) is refused in both languages", () => {
+    for (const method of ["toCard", "sber_sber"]) {
+      const input = { ...base, paymentMethod: method, recipientNumber: `0${goodCard}` };
+      expect(errorsOf(input).recipientNumber).toEqual([
+        "A card number never starts with 0: check its first digits.",
+      ]);
+      expect(errorsOf(input, "ru").recipientNumber).toEqual([
+        "Номер карты не может начинаться с 0: проверьте первые цифры.",
+      ]);
+    }
+  });
+
+  test.each(["01,500", "00001,500", "01.500", "00,500", "0 001,500"])(
+    "%j is refused as ambiguous, like 1,500, in both languages",
+    (typed) => {
+      expect(errorsOf({ ...base, amount: typed }).amount?.join(" ")).toMatch(/can be read two ways/);
+      expect(errorsOf({ ...base, amount: typed }, "ru").amount?.join(" ")).toContain(
+        "Сумму можно прочитать двояко",
+      );
+    },
+  );
 });
 
 describe("the request state machine", () => {

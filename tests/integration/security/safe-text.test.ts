@@ -48,6 +48,10 @@ const FORBIDDEN: Array<[string, string]> = [
   ["lone high surrogate", "\uD800"],
   ["lone low surrogate", "\uDC00"],
   ["HANGUL FILLER (renders as nothing)", "\u3164"],
+  ["HANGUL CHOSEONG FILLER", "\u115F"],
+  ["HALFWIDTH HANGUL FILLER", "\uFFA0"],
+  ["BRAILLE PATTERN BLANK (renders as nothing)", "\u2800"],
+  ["unassigned default-ignorable U+E0080", "\u{E0080}"],
   ["noncharacter U+FFFE", "\uFFFE"],
 ];
 
@@ -62,6 +66,16 @@ const ACCEPTED_TEXT = [
   "Спасибо 👍",
   "family 👨‍👩‍👧 and 👩🏽‍💻",
   "🇷🇺 1️⃣ 👍🏿",
+  "Йошкар-Олинская Мария-Анна д’Артаньян",
+  "Пе\u0308тр И\u0306ванов (ё and й typed as letter + mark)",
+  "Mary-Jane O'Brien",
+];
+
+/** Values with nothing for their combining marks to sit on: refused, named by the first mark. */
+const MARKS_ONLY: Array<[string, string]> = [
+  ["a lone COMBINING ACUTE ACCENT", "\u0301"],
+  ["combining marks between spaces", " \u0301 \u0308 "],
+  ["VARIATION SELECTOR-16 alone", "\uFE0F"],
 ];
 
 const codeOf = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -290,6 +304,14 @@ describe.each(fields)("$name", (field) => {
           ? "Сбербанк"
           : text;
     expect(await field.check(value)).toEqual([]);
+  });
+});
+
+describe.each(fields)("$name: combining marks only", (field) => {
+  test.each(MARKS_ONLY)("refuses %s, naming the first mark", async (_name, value) => {
+    const mark = Array.from(value).find((c) => /\p{M}/u.test(c))!;
+    // the note's minimum length (checked beside it) may speak too
+    expect(await field.check(value)).toContain(messageFor(field.label, mark));
   });
 });
 

@@ -6,7 +6,12 @@ import { approvalReasonMessage, limitOf, requiredApprovals, type ApprovalNeed } 
 import { payoutWordsIn } from "../../support/i18n";
 
 const NB = "\u00a0";
-const window = (sumBefore: string, limit: string | null) => ({ hours: 24, sumBefore, limit });
+const window = (sumBefore: string, limit: string | null) => ({
+  hours: 24,
+  sumBefore,
+  limit,
+  twoApprovalsLimit: null,
+});
 const need = (overrides: Partial<ApprovalNeed>): ApprovalNeed => ({
   ok: false,
   reason: "amount_not_below_auto_approve_limit",
@@ -105,5 +110,38 @@ describe("limitOf", () => {
     ["0", "0"],
   ])("%j -> %j", (value, expected) => {
     expect(limitOf(value)?.toFixed() ?? null).toBe(expected);
+  });
+});
+
+describe("two approvers because of the recipient's window", () => {
+  const rules = {
+    autoApproveBelow: "1000",
+    twoApprovalsAbove: "10000",
+    autoApproveRecipientDailySum: null,
+    nearDuplicateTolerancePercent: null,
+  };
+  const split = () => requiredApprovals("6000", new Decimal("9000"), rules);
+
+  test("in English: the window, this amount, their total and the two-approval limit", () => {
+    expect(english(split(), "6000", "1000")).toBe(
+      "This recipient's pay-outs of the last 24 h (9,000) and this one (6,000) come to 15,000, " +
+        "above the two-approval limit (10,000): two approvers must check it.",
+    );
+  });
+
+  test("in Russian, with the reader's grouping", () => {
+    expect(russian(split(), "6000", "1000")).toBe(
+      `Выплаты этому получателю за последние 24 ч (9${NB}000) вместе с этой (6${NB}000) составляют ` +
+        `15${NB}000 — больше порога для двух согласований (10${NB}000): нужны два согласующих.`,
+    );
+  });
+
+  test("also when auto-approval is off", () => {
+    const need = requiredApprovals("6000", new Decimal("9000"), { ...rules, autoApproveBelow: null });
+    expect(need).toMatchObject({
+      reason: "recipient_window_above_two_approvals_limit",
+      requiredApprovals: 2,
+    });
+    expect(english(need, "6000", null)).toMatch(/above the two-approval limit \(10,000\)/);
   });
 });

@@ -109,7 +109,7 @@ describe("approvals at the edges", () => {
       reason: "amount_above_two_approvals_limit",
       requiredApprovals: 2,
       message: null,
-      recipientWindow: { hours: 24, sumBefore: "3", limit: null },
+      recipientWindow: { hours: 24, sumBefore: "3", limit: null, twoApprovalsLimit: "10000" },
     });
   });
 
@@ -136,5 +136,61 @@ describe("the state machine's helpers", () => {
     expect(canMove("approved", "rejected")).toBe(false);
     expect(canMove("draft", "submitting")).toBe(false);
     expect(canMove("submitting", "failed_to_submit")).toBe(true);
+  });
+});
+
+describe("splitting one pay-out does not avoid the second approver", () => {
+  // twoApprovalsAbove 10000: 15000 to one card takes two approvers, and so do 9000 + 6000 to another card
+  // (the recipient's window of 24 h, the same sum auto-approval counts).
+  const rules = {
+    autoApproveBelow: "1000",
+    twoApprovalsAbove: "10000",
+    autoApproveRecipientDailySum: null,
+    nearDuplicateTolerancePercent: null,
+  };
+
+  it("15000 at once: two approvers by its amount", () => {
+    expect(requiredApprovals("15000", new Decimal("0"), rules)).toMatchObject({
+      reason: "amount_above_two_approvals_limit",
+      requiredApprovals: 2,
+    });
+  });
+
+  it("9000 then 6000 to one recipient: the second takes two approvers, and says why", () => {
+    expect(requiredApprovals("9000", new Decimal("0"), rules)).toMatchObject({ requiredApprovals: 1 });
+    expect(requiredApprovals("6000", new Decimal("9000"), rules)).toStrictEqual({
+      ok: false,
+      reason: "recipient_window_above_two_approvals_limit",
+      requiredApprovals: 2,
+      message:
+        "This recipient's pay-outs of the last 24 h (9000) and this one (6000) come to 15000, above the " +
+        "two-approval limit (10000): two approvers must check it.",
+      recipientWindow: { hours: 24, sumBefore: "9000", limit: "1000", twoApprovalsLimit: "10000" },
+    });
+  });
+
+  it("small pay-outs below the auto-approval limit count too once the window passes the two-approval limit", () => {
+    expect(requiredApprovals("999", new Decimal("9500"), rules)).toMatchObject({
+      ok: false,
+      reason: "recipient_window_above_two_approvals_limit",
+      requiredApprovals: 2,
+    });
+  });
+
+  it("a window total exactly at the two-approval limit: one approver; a hundredth above: two", () => {
+    expect(requiredApprovals("6000", new Decimal("4000"), rules)).toMatchObject({ requiredApprovals: 1 });
+    expect(requiredApprovals("6000.01", new Decimal("4000"), rules)).toMatchObject({
+      reason: "recipient_window_above_two_approvals_limit",
+      requiredApprovals: 2,
+    });
+  });
+
+  it("no two-approval limit: the window never asks for a second approver", () => {
+    expect(
+      requiredApprovals("999", new Decimal("900000"), { ...rules, twoApprovalsAbove: null }),
+    ).toMatchObject({ reason: "recipient_window_reached", requiredApprovals: 1 });
+    expect(
+      requiredApprovals("6000", new Decimal("900000"), { ...rules, twoApprovalsAbove: null }),
+    ).toMatchObject({ reason: "amount_not_below_auto_approve_limit", requiredApprovals: 1 });
   });
 });

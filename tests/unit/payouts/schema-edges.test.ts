@@ -117,6 +117,28 @@ describe("the recipient number per method", () => {
     expect(checkRecipientNumber("toCard", card(n))).toEqual({ ok: true, value: card(n) });
   });
 
+  // Luhn reads from the right, so zeros in front of a valid card pass it: "0" + card and "00" + card
+  // were stored as recipients of their own, outside the duplicate guard and the recipient's window.
+  test.each([
+    ["0", "toCard"],
+    ["00", "toCard"],
+    ["000", "toCard"],
+    ["0", "sber_sber"],
+    ["0 ", "toCard"],
+  ] as const)("%j in front of a valid card (%s) is refused, never a new recipient", (zeros, method) => {
+    const number = `${zeros}${card(16)}`;
+    expect(luhnValid(number.replace(/\s/g, ""))).toBe(true);
+    expect(checkRecipientNumber(method, number)).toEqual(refused("cardLeadingZero"));
+  });
+
+  test("a card of 16 to 19 digits starting with 0 is refused (no card number starts with 0)", () => {
+    for (const n of [16, 19]) {
+      const zero = `0${card(n).slice(1)}`;
+      const valid = Array.from({ length: 10 }, (_, d) => `${zero.slice(0, -1)}${d}`).find(luhnValid)!;
+      expect(checkRecipientNumber("toCard", valid)).toEqual(refused("cardLeadingZero"));
+    }
+  });
+
   test("an account is exactly 20 digits, spaces and dashes allowed between them", () => {
     const account = "40817810099910004312";
     expect(checkRecipientNumber("toAccount", "4081-7810 0999 1000 4312")).toEqual({
