@@ -7,6 +7,7 @@
  */
 import { argsObject, count, instant, list, text, type WordedNote, type Words } from "@/lib/i18n/worded-note";
 import type { UnconfirmedReason } from "@/lib/operations/mirror/apply-snapshot";
+import type { WebhookBodyError } from "@/lib/platform/webhook-body";
 
 /** A refused or malformed body keeps only its first bytes: how many, of how many. */
 export type Cut = { cut?: { kept: number; total: number; totalKind: "exact" | "declared" | "atLeast" } };
@@ -184,5 +185,34 @@ export function wordOutcome(
     }
     default:
       return { text: "", data: [code, JSON.stringify(stored.outcomeArgs ?? {})].join(" ") };
+  }
+}
+
+/**
+ * Why the body is not a webhook, as a note (the parser's own words, when it has them, as data). Also
+ * the note of a delivery stored before a check existed and refused by it when processed (process.ts):
+ * one mapping from the parser's reasons to the receiver's codes, beside the codes.
+ */
+export function bodyErrorNote(error: WebhookBodyError): OutcomeNote {
+  const { detail = "", status = "", codeError = null, length = 0, limit = 0 } = error.facts;
+  switch (error.reason) {
+    case "empty":
+      return { code: "bodyEmpty", args: {} };
+    case "not-json":
+      return { code: "bodyNotJson", args: { detail } };
+    case "not-an-object":
+      return { code: "bodyNotObject", args: {} };
+    case "unstorable-text":
+      return { code: "bodyUnstorableText", args: { detail } };
+    case "too-deep":
+      return { code: "bodyTooDeep", args: { limit } };
+    case "trace-id-too-long":
+      return { code: "traceIdTooLong", args: { length, limit } };
+    case "not-success":
+      return { code: "envelopeNotSuccess", args: { status, codeError } };
+    case "no-operation":
+      return { code: "envelopeNoOperation", args: {} };
+    case "invalid-operation":
+      return { code: "operationInvalid", args: { detail } };
   }
 }

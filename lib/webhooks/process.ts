@@ -21,8 +21,7 @@ import type { Operation } from "@/lib/platform/schemas";
 import { parseWebhookBody, WebhookBodyError } from "@/lib/platform/webhook-body";
 import { getLog } from "@/lib/log";
 import { storableJson, storableText } from "@/lib/storable-text";
-import { type AppliedNote, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
-import { bodyErrorNote } from "@/lib/webhooks/receive";
+import { bodyErrorNote, type AppliedNote, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
 
 /**
  * A delivery whose read-back fails, or whose processing throws, is retried on later passes; after this

@@ -10,7 +10,7 @@ import { requiredWebhookPathSecret } from "@/lib/webhooks/path-secret";
 import { readTextLimited, type BodyRead } from "@/lib/webhooks/read-body";
 import type { RefusedLimit } from "@/lib/webhooks/refused-limit";
 import { storableValue } from "@/lib/storable-text";
-import { storedNote, type Cut, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
+import { bodyErrorNote, storedNote, type Cut, type OutcomeNote } from "@/lib/webhooks/outcome-notes";
 
 // Refused (401/403/404) and malformed or oversized (400) requests are kept for audit with their
 // metadata and only this much of the body: nobody outside may fill the database through them.
@@ -180,32 +180,4 @@ function keptBody(body: BodyRead, verdict: Verdict, declared: number | null) {
   const kept: Cut = { cut: { kept: REFUSED_BODY_KEPT, total: bytes, totalKind } };
   const note = verdict.note && ({ ...verdict.note, args: { ...verdict.note.args, ...kept } } as OutcomeNote);
   return { text, bytes, note };
-}
-
-/**
- * Why the body is not a webhook, as a note (the parser's own words, when it has them, as data). Also
- * the note of a delivery stored before a check existed and refused by it when processed (process.ts).
- */
-export function bodyErrorNote(error: WebhookBodyError): OutcomeNote {
-  const { detail = "", status = "", codeError = null, length = 0, limit = 0 } = error.facts;
-  switch (error.reason) {
-    case "empty":
-      return { code: "bodyEmpty", args: {} };
-    case "not-json":
-      return { code: "bodyNotJson", args: { detail } };
-    case "not-an-object":
-      return { code: "bodyNotObject", args: {} };
-    case "unstorable-text":
-      return { code: "bodyUnstorableText", args: { detail } };
-    case "too-deep":
-      return { code: "bodyTooDeep", args: { limit } };
-    case "trace-id-too-long":
-      return { code: "traceIdTooLong", args: { length, limit } };
-    case "not-success":
-      return { code: "envelopeNotSuccess", args: { status, codeError } };
-    case "no-operation":
-      return { code: "envelopeNoOperation", args: {} };
-    case "invalid-operation":
-      return { code: "operationInvalid", args: { detail } };
-  }
 }
