@@ -9,10 +9,11 @@ import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import { createOnce, resolvePendingIntent, type Creation } from "@/lib/operations/mirror/create-once";
 import type { PlatformClient } from "@/lib/platform/client";
-import type { Operation } from "@/lib/platform/schemas";
 import { processPendingWebhooks } from "@/lib/webhooks/process";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import {
+  allFinalOnPlatform,
+  allPlatformOperations,
   eventsMissingFromInbox,
   intentsWithoutExactlyOneOperation,
   refusedOrFailedDeliveries,
@@ -88,16 +89,6 @@ function payIn(i: number): Creation {
   };
 }
 
-async function allPlatformOperations(): Promise<Operation[]> {
-  const found: Operation[] = [];
-  for (let skip = 0; ;) {
-    const page = await platform.listOperations({ skip, take: 1000 });
-    found.push(...page.operations);
-    skip += page.operations.length;
-    if (page.operations.length === 0 || skip >= page.totalNumberRecords) return found;
-  }
-}
-
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 240_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -167,10 +158,7 @@ describe("chaos: the mirror ends equal to the platform's truth", () => {
 
     const ids = new Set(creations.map((c) => c.request.idTransactionMerchant));
     const db = getDb();
-    await waitFor("every operation final on the platform", async () => {
-      const ops = (await allPlatformOperations()).filter((op) => ids.has(op.idTransactionMerchant));
-      return ops.length >= OPERATIONS && ops.every((op) => op.status === "success" || op.status === "failed");
-    });
+    await waitFor("every operation final on the platform", () => allFinalOnPlatform(platform, ids));
     // The delivery log is read inside the emulator: over HTTP it would be tens of megabytes.
     const deliveryLog = () => sandbox.platform.webhooks.deliveries(null);
     await waitFor("every webhook delivery settled", async () =>
@@ -186,7 +174,7 @@ describe("chaos: the mirror ends equal to the platform's truth", () => {
     console.log(`chaos: settled after ${Math.round(performance.now() - started)} ms`);
 
     // exactly one platform operation per creation intent
-    const truth = (await allPlatformOperations()).filter((op) => ids.has(op.idTransactionMerchant));
+    const truth = (await allPlatformOperations(platform)).filter((op) => ids.has(op.idTransactionMerchant));
     expect(intentsWithoutExactlyOneOperation(truth, OPERATIONS)).toEqual([]);
 
     // the mirror equals the truth: status, dateUpdated and amounts of every operation

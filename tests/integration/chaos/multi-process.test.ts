@@ -20,10 +20,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import { createPlatformClient, type PlatformClient } from "@/lib/platform/client";
-import type { Operation } from "@/lib/platform/schemas";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { freePort } from "../../../scripts/lib/embedded-postgres";
 import {
+  allFinalOnPlatform,
+  allPlatformOperations,
   eventsMissingFromInbox,
   intentsWithoutExactlyOneOperation,
   refusedOrFailedDeliveries,
@@ -166,16 +167,6 @@ async function deliverySummary(): Promise<DeliverySummary> {
   return message.summary;
 }
 
-async function allPlatformOperations(): Promise<Operation[]> {
-  const found: Operation[] = [];
-  for (let skip = 0; ;) {
-    const page = await platform.listOperations({ skip, take: 1000 });
-    found.push(...page.operations);
-    skip += page.operations.length;
-    if (page.operations.length === 0 || skip >= page.totalNumberRecords) return found;
-  }
-}
-
 /** SIGTERM and the time until the process exited. */
 async function stopGracefully(child: ChildProcess): Promise<number> {
   const started = Date.now();
@@ -254,10 +245,7 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
     await waitFor("every creator finished", () => progress.a.finished && progress.b.finished);
     console.log(`multi-process chaos: ${OPERATIONS} creations done at ${elapsed()}`);
     const ids = new Set(Array.from({ length: OPERATIONS }, (_, i) => `mp-${runId}-${i}`));
-    await waitFor("every operation final on the platform", async () => {
-      const ops = (await allPlatformOperations()).filter((op) => ids.has(op.idTransactionMerchant));
-      return ops.length >= OPERATIONS && ops.every((op) => op.status === "success" || op.status === "failed");
-    });
+    await waitFor("every operation final on the platform", () => allFinalOnPlatform(platform, ids));
     console.log(`multi-process chaos: every operation final on the platform at ${elapsed()}`);
     await waitFor("every webhook delivery settled", async () => (await deliverySummary()).scheduled === 0);
     console.log(`multi-process chaos: deliveries settled at ${elapsed()}`);
@@ -275,7 +263,7 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
     expect(Math.max(...stopTimes)).toBeLessThan(25_000);
 
     // exactly one platform operation per creation intent
-    const truth = (await allPlatformOperations()).filter((op) => ids.has(op.idTransactionMerchant));
+    const truth = (await allPlatformOperations(platform)).filter((op) => ids.has(op.idTransactionMerchant));
     expect(intentsWithoutExactlyOneOperation(truth, OPERATIONS)).toEqual([]);
     expect(await db.creationIntent.count({ where: { state: { not: "confirmed" } } })).toBe(0);
     expect(truth.filter((op) => op.typeOperation === "payOut").length).toBe(OPERATIONS / 4);
