@@ -45,19 +45,20 @@ function withCurrentCode<T extends { ok: true }>(
 
 const sessionId = async () => (await currentSignIn())?.secondFactor.sessionId ?? null;
 
-/** A new secret to add to the authenticator app: its QR code and its text (account.twoFactor). */
-export const startEnrolmentAction = authorizedAction(
-  "account.twoFactor",
-  noInput,
-  async (_input, { actor }) => {
-    const started = await startEnrolment(actor);
-    if (!started.ok) return refused(started.code);
-    return { ok: true as const, secret: started.secret, qr: started.qr };
-  },
-);
+/**
+ * A new secret to add to the authenticator app: its QR code and its text (account.twoFactor). Like
+ * confirming it, it is a step-up action: a session whose second factor (the identity provider's MFA)
+ * has gone stale must prove it again before it may put a factor of its own on the account, which would
+ * make it fresh. A user without any second factor is asked nothing (lib/auth/two-factor/step-up.ts).
+ */
+export const startEnrolmentAction = stepUpAction("account.twoFactor", noInput, async (_input, { actor }) => {
+  const started = await startEnrolment(actor);
+  if (!started.ok) return refused(started.code);
+  return { ok: true as const, secret: started.secret, qr: started.qr };
+});
 
 /** The first code from the app: enrolled; the recovery codes come back once (account.twoFactor). */
-export const confirmEnrolmentAction = authorizedAction(
+export const confirmEnrolmentAction = stepUpAction(
   "account.twoFactor",
   codeInput,
   withCurrentCode(async (actor, code) => confirmEnrolment(actor, await sessionId(), code)),

@@ -9,7 +9,7 @@ import {
   disableUser,
   findUserById,
   generatePassword,
-  lockoutProblem,
+  LockoutRefused,
   resetPassword,
   setRole,
   UserError,
@@ -52,6 +52,7 @@ async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
     if (error instanceof UserError) {
       return { ok: false, code: "conflict", message: t(`users.errors.${error.code}`, error.values) };
     }
+    if (error instanceof LockoutRefused) return refusal("not_allowed", error.problem);
     getLog().error({ err: error }, "user administration failed");
     return { ok: false, code: "failed", message: t("users.errors.failed") };
   }
@@ -77,9 +78,7 @@ export const setUserRoleAction = stepUpAction("users.manage", roleInput, async (
     const user = await findUserById(input.userId);
     if (!user) return refusal("not_found", "noSuchUser");
     if (user.role === input.role) return { ok: true, role: user.role };
-    const problem = await lockoutProblem(me, user, input.role);
-    if (problem) return refusal("not_allowed", problem);
-    const updated = await setRole(actor, user.email, input.role);
+    const updated = await setRole(actor, user.email, input.role, me);
     return { ok: true, role: updated.role };
   }),
 );
@@ -90,9 +89,7 @@ export const disableUserAction = stepUpAction("users.manage", userInput, async (
     const user = await findUserById(input.userId);
     if (!user) return refusal("not_found", "noSuchUser");
     if (user.disabledAt) return refusal("not_allowed", "alreadyDisabled");
-    const problem = await lockoutProblem(me, user, "disable");
-    if (problem) return refusal("not_allowed", problem);
-    await disableUser(actor, user.email);
+    await disableUser(actor, user.email, me);
     return { ok: true };
   }),
 );

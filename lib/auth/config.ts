@@ -141,7 +141,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     async signIn({ user, account, profile }) {
       if (account?.provider !== "oidc") return true;
       try {
-        const mapped = await ssoUserFor(profile?.email ?? user.email);
+        const mapped = await ssoUserFor(profile?.email ?? user.email, new Date(), profile?.email_verified);
         if (!mapped) return "/login?error=sso-unknown";
         // The identity provider's MFA is a second factor; without it an enrolled user enters a code.
         const mfa = providerMfa(

@@ -4,7 +4,12 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { CODE_STEP_PATH, SECOND_FACTOR_NEEDED, signIn, signOut } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
-import { isSignInCode, signInMessageKey, type SignInCode } from "@/lib/auth/sign-in-messages";
+import {
+  isSignInCode,
+  signInMessageKey,
+  signInMessageValues,
+  type SignInCode,
+} from "@/lib/auth/sign-in-messages";
 import { isDatabaseUnavailable } from "@/lib/errors/database";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
@@ -54,7 +59,7 @@ export async function signInAction(_prev: SignInState, formData: FormData): Prom
     if (error instanceof AuthError) {
       const code = refusalCode(error);
       const t = await translatorFor("auth");
-      return { ok: false, code, message: t(signInMessageKey(code)) };
+      return { ok: false, code, message: t(signInMessageKey(code), signInMessageValues) };
     }
     throw error;
   }

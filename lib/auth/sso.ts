@@ -6,13 +6,20 @@ export type SsoUser = { id: string; sessionVersion: number };
 /**
  * Single sign-on admits only people who already have a Paydesk user (matched by email, case-insensitive)
  * that is not disabled; the identity provider proves who they are, Paydesk decides their role.
+ *
+ * Paydesk's emails are printable ASCII, so only such an email is matched: lower-casing other text could
+ * turn it into someone else's (the Kelvin sign K becomes "k"). An email the provider says it has not
+ * verified (`email_verified: false`, or "false" as some providers send it) matches no one; one that does not say (some providers never send
+ * the claim) is taken as the provider's word.
  */
 export async function ssoUserFor(
   email: string | null | undefined,
   now = new Date(),
+  emailVerified?: unknown,
 ): Promise<SsoUser | null> {
-  const normalised = email?.trim().toLowerCase();
-  if (!normalised) return null;
+  if (emailVerified === false || emailVerified === "false" || !email || !/^[\x21-\x7e]+$/.test(email.trim()))
+    return null;
+  const normalised = email.trim().toLowerCase();
   const user = await getDb().user.findUnique({
     where: { email: normalised },
     select: { id: true, sessionVersion: true, disabledAt: true },

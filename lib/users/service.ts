@@ -7,6 +7,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { endAllSessions } from "@/lib/auth/session-store";
 import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { messagesFor } from "@/lib/i18n/messages";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 
@@ -106,29 +107,53 @@ export function findUserById(userId: string) {
   });
 }
 
-/**
- * Refuses a change that could lock the administration out: on oneself, or taking users.manage from the
- * last enabled user who holds it. `change` is the new role of a role change, or "disable". A role that
- * keeps users.manage never locks anyone out.
- */
-export async function lockoutProblem(
-  me: { id: string },
-  user: { id: string; role: Role },
-  change: Role | "disable",
-): Promise<LockoutProblem | null> {
-  if (change !== "disable" && can(change, "users.manage")) return null;
-  if (user.id === me.id) return change === "disable" ? "disableSelf" : "changeOwnRole";
-  if (!can(user.role, "users.manage")) return null;
-  const otherManagers = await getDb().user.count({
-    where: { role: { in: rolesWith("users.manage") }, disabledAt: null, id: { not: user.id } },
-  });
-  return otherManagers === 0 ? "lastAdmin" : null;
+/** A change refused because it could lock the administration out (admin.users.errors.<problem>). */
+export class LockoutRefused extends Error {
+  override name = "LockoutRefused";
+  constructor(readonly problem: LockoutProblem) {
+    super(`Refused: ${problem}.`);
+  }
 }
 
-export async function setRole(actor: Actor, email: string, role: string) {
+// One lock for every console change of roles and of who is enabled (lib/balance/cached.ts and others
+// hold the 73700xx keys next to it).
+const USER_ADMINISTRATION_LOCK = 7370012;
+
+/**
+ * Refuses, inside the change's transaction, a change that could lock the administration out: on
+ * oneself, or taking users.manage from the last enabled user who holds it. `change` is the new role of
+ * a role change, or "disable"; a role that keeps users.manage never locks anyone out. The check and the
+ * write happen behind one lock, so two admins taking each other's users.manage at once cannot both pass.
+ * The command line (scripts/user.ts) passes no `me`: it is the way back in, and checks nothing.
+ */
+async function refuseLockout(
+  tx: Prisma.TransactionClient,
+  me: { id: string } | undefined,
+  userId: string,
+  change: Role | "disable",
+) {
+  if (!me || (change !== "disable" && can(change, "users.manage"))) return;
+  if (userId === me.id) throw new LockoutRefused(change === "disable" ? "disableSelf" : "changeOwnRole");
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${USER_ADMINISTRATION_LOCK})`;
+  const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { role: true } });
+  if (!can(user.role, "users.manage")) return;
+  const otherManagers = await tx.user.count({
+    where: { role: { in: rolesWith("users.manage") }, disabledAt: null, id: { not: userId } },
+  });
+  if (otherManagers === 0) throw new LockoutRefused("lastAdmin");
+}
+
+/** The user's sessions, and their sign-ins waiting for a code. */
+async function endSignIns(tx: Prisma.TransactionClient, userId: string) {
+  await tx.signInChallenge.deleteMany({ where: { userId } });
+  await endAllSessions(tx, userId);
+}
+
+export async function setRole(actor: Actor, email: string, role: string, me?: { id: string }) {
   const next: Role = parse(roleSchema, role);
   const user = await findByEmail(email);
   return getDb().$transaction(async (tx) => {
+    await refuseLockout(tx, me, user.id, next);
     const updated = await tx.user.update({
       where: { id: user.id },
       data: { role: next },
@@ -145,16 +170,20 @@ export async function setRole(actor: Actor, email: string, role: string) {
   });
 }
 
-/** Disables a user and ends their sessions (deleted, and the session version moves on). */
-export async function disableUser(actor: Actor, email: string) {
+/**
+ * Disables a user and ends their sessions (deleted, and the session version moves on), and any sign-in
+ * waiting for its code.
+ */
+export async function disableUser(actor: Actor, email: string, me?: { id: string }) {
   const user = await findByEmail(email);
   return getDb().$transaction(async (tx) => {
+    await refuseLockout(tx, me, user.id, "disable");
     const updated = await tx.user.update({
       where: { id: user.id },
       data: { disabledAt: new Date(), sessionVersion: { increment: 1 } },
       select: publicFields,
     });
-    await endAllSessions(tx, user.id);
+    await endSignIns(tx, user.id);
     await audit(tx, actor, {
       action: "user.disable",
       targetType: "user",
@@ -166,7 +195,10 @@ export async function disableUser(actor: Actor, email: string) {
   });
 }
 
-/** Sets a new password, clears any lock and ends existing sessions. */
+/**
+ * Sets a new password, clears any lock and ends existing sessions and any sign-in waiting for its code
+ * (its password step was passed with the old password).
+ */
 export async function resetPassword(actor: Actor, email: string, password: string) {
   const user = await findByEmail(email);
   const passwordHash = await hashPassword(parse(passwordSchema, password));
@@ -175,7 +207,7 @@ export async function resetPassword(actor: Actor, email: string, password: strin
       where: { id: user.id },
       data: { passwordHash, failedSignIns: 0, lockedUntil: null, sessionVersion: { increment: 1 } },
     });
-    await endAllSessions(tx, user.id);
+    await endSignIns(tx, user.id);
     await audit(tx, actor, { action: "user.resetPassword", targetType: "user", targetId: user.id });
   });
 }

@@ -5,7 +5,7 @@ import { LoginForm } from "@/components/auth/login-form";
 import { EnvironmentBadge } from "@/components/shell/environment-badge";
 import { ssoConfigured } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
-import { isSignInCode, signInMessageKey } from "@/lib/auth/sign-in-messages";
+import { isSignInCode, signInMessageKey, signInMessageValues } from "@/lib/auth/sign-in-messages";
 import { currentUser } from "@/lib/auth/session";
 import { ssoSignInAction } from "@/lib/auth/sign-in-action";
 import { Button } from "@/components/ui/button";
@@ -36,7 +36,7 @@ export default async function LoginPage({
   // Auth.js's own route after a right password of a user with two-factor: on to the code.
   if (refusal === "second_factor")
     redirect(`/login/two-factor${callbackUrl ? `?${new URLSearchParams({ callbackUrl })}` : ""}`);
-  const refusalMessage = isSignInCode(refusal) ? t(signInMessageKey(refusal)) : null;
+  const refusalMessage = isSignInCode(refusal) ? t(signInMessageKey(refusal), signInMessageValues) : null;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm space-y-6 rounded-xl border border-zinc-200 bg-white p-8 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">

@@ -1,6 +1,6 @@
 import "server-only";
 import { audit, type Actor, type StaffActor } from "@/lib/audit/log";
-import { countFailure } from "@/lib/auth/credentials";
+import { attemptSucceeded, claimAttempt, slowDown } from "@/lib/auth/credentials";
 import { endAllSessions } from "@/lib/auth/session-store";
 import { getDb } from "@/lib/db";
 import { qrDataUrl } from "@/lib/qr";
@@ -82,8 +82,9 @@ export async function confirmEnrolment(
 type CodeUse = "stepUp" | "disable" | "regenerate";
 
 /**
- * Checks a code of a signed-in user (app or recovery code). A wrong one counts towards the account's
- * lock like a failed sign-in, and while locked no code is checked at all.
+ * Checks a code of a signed-in user (app or recovery code). The attempt is taken on the account before
+ * the code is checked (claimAttempt), so a wrong one counts towards the lock like a failed sign-in,
+ * codes sent together cannot get past it, and while locked no code is checked at all.
  */
 async function checkOwnCode(
   actor: StaffActor,
@@ -93,15 +94,16 @@ async function checkOwnCode(
 ): Promise<{ ok: true; method: FactorMethod } | Refused> {
   const user = await getDb().user.findUnique({
     where: { id: actor.id },
-    select: { ...codeCheckFields, email: true, disabledAt: true, lockedUntil: true, failedSignIns: true },
+    select: { ...codeCheckFields, email: true },
   });
   if (!user?.totpEnrolledAt) return { ok: false, code: "not_enrolled" };
-  if (user.lockedUntil && user.lockedUntil > now) return { ok: false, code: "locked" };
+  if (!(await claimAttempt(user.id, now))) return { ok: false, code: "locked" };
   const check = await verifySecondFactor(user, code, now);
   if (!check.ok) {
-    await countFailure(user.email.trim().toLowerCase(), user, now);
+    await slowDown(user.email.trim().toLowerCase(), now);
     return { ok: false, code: "wrong_code" };
   }
+  await attemptSucceeded(user.id);
   if (check.method === "recovery") {
     await auditTwoFactor(actor, "twoFactor.recoveryCode.use", {
       after: { during: use, remaining: await remainingRecoveryCodes(actor.id) },

@@ -5,11 +5,12 @@ import { signIn } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
 import { isDatabaseUnavailable } from "@/lib/errors/database";
 import { translatorFor } from "@/lib/auth/translator";
+import { signInMessageValues } from "@/lib/auth/sign-in-messages";
 import { readChallengeCookie } from "./sign-in";
 
 export type CodeStepState = {
   ok: false;
-  code: "invalid" | "locked" | "disabled" | "unavailable";
+  code: "invalid" | "disabled" | "unavailable";
   message: string;
 } | null;
 
@@ -18,7 +19,7 @@ const formSchema = z.object({
   callbackUrl: z.string().max(2048).optional(),
 });
 
-const refusals = ["invalid", "locked", "disabled", "unavailable"] as const;
+const refusals = ["invalid", "disabled", "unavailable"] as const;
 type Refusal = (typeof refusals)[number];
 
 function refusalOf(error: AuthError): Refusal {
@@ -46,7 +47,7 @@ export async function signInCodeAction(_prev: CodeStepState, formData: FormData)
   } catch (error) {
     if (error instanceof AuthError) {
       const refusal = refusalOf(error);
-      return { ok: false, code: refusal, message: t(`signIn.refusals.${refusal}`) };
+      return { ok: false, code: refusal, message: t(`signIn.refusals.${refusal}`, signInMessageValues) };
     }
     throw error;
   }

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { cookies, headers } from "next/headers";
-import { countFailure, signedIn, verifyNothing, type SignInResult } from "@/lib/auth/credentials";
+import { claimAttempt, signedIn, slowDown, verifyNothing, type SignInResult } from "@/lib/auth/credentials";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { servedOverHttps } from "@/lib/http/security-headers";
@@ -18,8 +18,9 @@ import { sleep, type Wait } from "@/lib/time/sleep";
  * credentials provider, which opens the session only when the code is right.
  *
  * A wrong code is a failed sign-in like a wrong password: it counts towards the account's lock, it is
- * slowed down the same way, and until the code is right every refusal is the same "invalid", whether
- * the code was wrong or used, the challenge expired, or the account got locked or disabled meanwhile.
+ * slowed down the same way, and every refusal is the same "invalid", whether the code was wrong or
+ * used, the challenge expired or the account got locked (a right code is not checked then); only a
+ * right code learns that the account was disabled meanwhile.
  * After MAX_ATTEMPTS wrong codes the challenge is gone and sign-in starts again from the password.
  */
 export const CHALLENGE_COOKIE = "paydesk-sign-in";
@@ -71,6 +72,15 @@ export async function clearChallengeCookie(): Promise<void> {
   (await cookies()).delete(CHALLENGE_COOKIE);
 }
 
+/** Counts one attempt at the challenge if it has any left and is still open: the attempt's number, or null. */
+async function takeChallengeAttempt(challengeId: string, now: Date): Promise<number | null> {
+  const rows = await getDb().$queryRaw<{ attempts: number }[]>`
+    UPDATE "SignInChallenge" SET "attempts" = "attempts" + 1
+    WHERE "id" = ${challengeId}::uuid AND "attempts" < ${MAX_ATTEMPTS} AND "expiresAt" > ${now}::timestamptz
+    RETURNING "attempts"`;
+  return rows[0]?.attempts ?? null;
+}
+
 /** The second step: the challenge's token and a code (or a recovery code). */
 export async function completeChallenge(
   token: string,
@@ -84,7 +94,6 @@ export async function completeChallenge(
     where: { tokenHash },
     select: {
       id: true,
-      attempts: true,
       expiresAt: true,
       user: {
         select: {
@@ -94,28 +103,31 @@ export async function completeChallenge(
           role: true,
           sessionVersion: true,
           disabledAt: true,
-          lockedUntil: true,
-          failedSignIns: true,
         },
       },
     },
   });
   if (!challenge || challenge.expiresAt <= now) {
     await verifyNothing(code);
-    await countFailure(`challenge:${tokenHash}`, null, now, wait);
+    await slowDown(`challenge:${tokenHash}`, now, wait);
     return { ok: false, reason: "invalid" };
   }
   const { user } = challenge;
   const key = user.email.trim().toLowerCase();
+  // One of the challenge's attempts and one of the account's are taken before the code is checked, so
+  // codes sent together cannot get past MAX_ATTEMPTS or the account's lock; while locked, none is checked.
+  const attempt = await takeChallengeAttempt(challenge.id, now);
+  if (attempt === null || !(await claimAttempt(user.id, now))) {
+    await verifyNothing(code);
+    await slowDown(key, now, wait);
+    return { ok: false, reason: "invalid" };
+  }
   const actor = await signingInActor(user);
   const check = await verifySecondFactor(user, code, now);
   if (!check.ok) {
-    const spent = challenge.attempts + 1 >= MAX_ATTEMPTS;
-    await (spent
-      ? db.signInChallenge.deleteMany({ where: { id: challenge.id } })
-      : db.signInChallenge.updateMany({ where: { id: challenge.id }, data: { attempts: { increment: 1 } } }));
-    await auditTwoFactor(actor, "twoFactor.signIn.fail", { after: { attempt: challenge.attempts + 1 } });
-    await countFailure(key, user, now, wait);
+    if (attempt >= MAX_ATTEMPTS) await db.signInChallenge.deleteMany({ where: { id: challenge.id } });
+    await auditTwoFactor(actor, "twoFactor.signIn.fail", { after: { attempt } });
+    await slowDown(key, now, wait);
     return { ok: false, reason: "invalid" };
   }
 
@@ -128,7 +140,6 @@ export async function completeChallenge(
     });
   }
   if (user.disabledAt) return { ok: false, reason: "disabled" };
-  if (user.lockedUntil && user.lockedUntil > now) return { ok: false, reason: "locked" };
   await signedIn(user.id, now);
   const { id, email, name, role, sessionVersion } = user;
   return { ok: true, user: { id, email, name, role, sessionVersion, twoFactorEnrolled: true } };

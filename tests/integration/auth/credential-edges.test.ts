@@ -52,7 +52,7 @@ describe("locking", () => {
     const justBefore = new Date(until.getTime() - 1);
     expect(await checkCredentials(email, password, justBefore, noWait)).toEqual({
       ok: false,
-      reason: "locked",
+      reason: "invalid",
     });
     expect(await checkCredentials(email, password, until, noWait)).toMatchObject({ ok: true });
   });

@@ -33,9 +33,9 @@ describe("credentials sign-in", () => {
     const reasons = [];
     for (let i = 0; i < LOCK_AFTER_FAILURES; i++)
       reasons.push((await checkCredentials(email, "wrong", now)) as { reason: string });
-    // "locked" is said only to whoever gives the right password (no hint to someone guessing)
     expect(reasons.map((r) => r.reason)).toEqual(Array(LOCK_AFTER_FAILURES).fill("invalid"));
-    expect(await checkCredentials(email, password, now)).toEqual({ ok: false, reason: "locked" });
+    // while locked no password is checked: the right one gets the same "invalid" (no hint to a guesser)
+    expect(await checkCredentials(email, password, now)).toEqual({ ok: false, reason: "invalid" });
     const later = new Date(now.getTime() + (LOCK_MINUTES + 1) * 60_000);
     expect(await checkCredentials(email, password, later)).toMatchObject({ ok: true });
   }, 20_000);
@@ -110,5 +110,19 @@ describe("single sign-on mapping (OIDC users map to existing Paydesk users)", ()
     expect(await ssoUserFor(email)).toBeNull();
     expect(await ssoUserFor(newEmail())).toBeNull();
     expect(await ssoUserFor(undefined)).toBeNull();
+  });
+
+  // Audit of 25 November: lower-casing the provider's email with Unicode rules mapped the Kelvin sign
+  // onto "k", so `\u212A-…` at the provider signed in as the user `k-…`.
+  it("matches no one by an email that is not printable ASCII, or that the provider says it has not verified", async () => {
+    const { ssoUserFor } = await import("@/lib/auth/sso");
+    const email = `k-${randomUUID()}@example.test`;
+    const user = await createUser(cliActor, { email, role: "admin", password });
+    expect(await ssoUserFor(email.replace(/^k/, "\u212A"))).toBeNull();
+    expect(await ssoUserFor(email.replace(/^k/, "K\u200B"))).toBeNull();
+    expect(await ssoUserFor(email, new Date(), false)).toBeNull();
+    expect(await ssoUserFor(email, new Date(), "false")).toBeNull();
+    expect(await ssoUserFor(email, new Date(), true)).toEqual({ id: user.id, sessionVersion: 0 });
+    expect(await ssoUserFor(` ${email.toUpperCase()} `)).toEqual({ id: user.id, sessionVersion: 0 });
   });
 });

@@ -91,7 +91,12 @@ describe("the password step of an enrolled user", () => {
   it("a wrong password is refused as before, with no challenge", async () => {
     const u = await enrolled();
     expect(await passwordStep(u.email, "not the password")).toEqual({
-      result: { ok: false, code: "invalid", message: "Wrong email, password or code." },
+      result: {
+        ok: false,
+        code: "invalid",
+        message:
+          "Wrong email, password or code. After 5 failed attempts in a row, signing in to the account pauses for 15 minutes.",
+      },
     });
     expect(browser.jar.has(CHALLENGE_COOKIE)).toBe(false);
     expect(await getDb().signInChallenge.count({ where: { userId: u.id } })).toBe(0);
@@ -155,11 +160,13 @@ describe("the code step", () => {
       result: {
         ok: false,
         code: "invalid",
-        message: "Wrong email, password or code.",
+        message:
+          "Wrong email, password or code. After 5 failed attempts in a row, signing in to the account pauses for 15 minutes.",
       },
     });
     expect(browser.jar.has(SESSION_COOKIE)).toBe(false);
-    expect((await user(u.id)).failedSignIns).toBe(1);
+    // the password's attempt and the code's: both count until the code is right
+    expect((await user(u.id)).failedSignIns).toBe(2);
     const entry = await getDb().auditLog.findFirstOrThrow({
       where: { action: "twoFactor.signIn.fail", actorUserId: u.id },
     });
@@ -211,15 +218,15 @@ describe("the code step", () => {
     });
   });
 
-  it(`wrong passwords and wrong codes together lock the account after ${LOCK_AFTER_FAILURES}; then even the right code says locked`, async () => {
+  it(`wrong passwords and wrong codes together lock the account after ${LOCK_AFTER_FAILURES}; then even the right code is refused unchecked`, async () => {
     const u = await enrolled();
     await passwordStep(u.email, "wrong 1");
     await passwordStep(u.email, "wrong 2");
     await passwordStep(u.email);
-    // the right password does not clear the count while the code is still to come
-    expect((await user(u.id)).failedSignIns).toBe(2);
+    // the right password's attempt stays counted while the code is still to come
+    expect((await user(u.id)).failedSignIns).toBe(3);
     const token = browser.jar.get(CHALLENGE_COOKIE)!.value;
-    for (let i = 0; i < 3; i++) await completeChallenge(token, "222222", new Date(), noWait);
+    for (let i = 0; i < 2; i++) await completeChallenge(token, "222222", new Date(), noWait);
     expect((await user(u.id)).lockedUntil!.getTime()).toBeGreaterThan(Date.now());
     const again = await openChallenge(u.id);
     expect(await completeChallenge(again, "333333", new Date(), noWait)).toEqual({
@@ -228,17 +235,16 @@ describe("the code step", () => {
     });
     expect(await completeChallenge(again, codeFor(u.secret), new Date(), noWait)).toEqual({
       ok: false,
-      reason: "locked",
+      reason: "invalid",
     });
   });
 
   it("a known password cannot reset the count between guesses of the code", async () => {
     const u = await enrolled();
-    for (let round = 0; round < 2; round++) {
-      await passwordStep(u.email);
-      const token = browser.jar.get(CHALLENGE_COOKIE)!.value;
-      for (let i = 0; i < 2; i++) await completeChallenge(token, "444444", new Date(), noWait);
-    }
+    await passwordStep(u.email);
+    const token = browser.jar.get(CHALLENGE_COOKIE)!.value;
+    for (let i = 0; i < 2; i++) await completeChallenge(token, "444444", new Date(), noWait);
+    await passwordStep(u.email);
     expect((await user(u.id)).failedSignIns).toBe(4);
   });
 
@@ -267,7 +273,8 @@ describe("the code step", () => {
       result: {
         ok: false,
         code: "invalid",
-        message: "Неверный адрес электронной почты, пароль или код.",
+        message:
+          "Неверный адрес электронной почты, пароль или код. После 5 неудачных попыток подряд вход в учётную запись приостанавливается на 15 минут.",
       },
     });
   });

@@ -52,7 +52,8 @@ describe("sign-in in Russian", () => {
     const generic = {
       ok: false,
       code: "invalid",
-      message: "Неверный адрес электронной почты, пароль или код.",
+      message:
+        "Неверный адрес электронной почты, пароль или код. После 5 неудачных попыток подряд вход в учётную запись приостанавливается на 15 минут.",
     };
     expect(await submit(newEmail(), password)).toEqual(generic);
     expect(await submit(known, "not the password")).toEqual(generic);
@@ -82,7 +83,8 @@ describe("sign-in in Russian", () => {
     expect(await submit(newEmail(), password)).toEqual({
       ok: false,
       code: "invalid",
-      message: "Wrong email, password or code.",
+      message:
+        "Wrong email, password or code. After 5 failed attempts in a row, signing in to the account pauses for 15 minutes.",
     });
   });
 
@@ -92,7 +94,9 @@ describe("sign-in in Russian", () => {
       await LoginPage({ searchParams: Promise.resolve({ error: "CredentialsSignin", code: "invalid" }) }),
     );
     expect(text).toContain("Вход в Paydesk");
-    expect(text).toContain("Неверный адрес электронной почты, пароль или код.");
+    expect(text).toContain(
+      "Неверный адрес электронной почты, пароль или код. После 5 неудачных попыток подряд вход в учётную запись приостанавливается на 15 минут.",
+    );
     const sso = pageText(await LoginPage({ searchParams: Promise.resolve({ error: "sso-unknown" }) }));
     expect(sso).toContain(
       "Единый вход выполнен, но активного пользователя Paydesk с вашим адресом нет. Попросите администратора добавить вас.",

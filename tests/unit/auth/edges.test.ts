@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { rolesWith } from "@/lib/auth/permissions";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
-import { isSignInCode, signInCodes, signInMessageKey } from "@/lib/auth/sign-in-messages";
+import { LOCK_AFTER_FAILURES, LOCK_MINUTES } from "@/lib/auth/lock-policy";
+import {
+  isSignInCode,
+  signInCodes,
+  signInMessageKey,
+  signInMessageValues,
+} from "@/lib/auth/sign-in-messages";
 import { translatorIn } from "@/lib/i18n/translate";
 
 const ORIGIN = "http://paydesk.test";
@@ -35,12 +41,12 @@ describe("safeCallbackPath edges", () => {
 });
 
 describe("sign-in codes", () => {
-  it("knows exactly its five codes", () => {
-    expect(signInCodes).toEqual(["invalid", "locked", "disabled", "unavailable", "failed"]);
+  it("knows exactly its four codes (a locked account is refused as invalid)", () => {
+    expect(signInCodes).toEqual(["invalid", "disabled", "unavailable", "failed"]);
     for (const code of signInCodes) expect(isSignInCode(code)).toBe(true);
   });
 
-  it.each([undefined, null, 42, "", "Invalid", "fields", "toString", "constructor", ["invalid"]])(
+  it.each([undefined, null, 42, "", "Invalid", "locked", "fields", "toString", "constructor", ["invalid"]])(
     "refuses %j",
     (value) => {
       expect(isSignInCode(value)).toBe(false);
@@ -49,11 +55,17 @@ describe("sign-in codes", () => {
 
   it("has a sentence for every code, each a different one", () => {
     const t = translatorIn("auth", "en");
-    const signInMessages = Object.fromEntries(signInCodes.map((code) => [code, t(signInMessageKey(code))]));
+    const signInMessages = Object.fromEntries(
+      signInCodes.map((code) => [code, t(signInMessageKey(code), signInMessageValues)]),
+    );
     const texts = signInCodes.map((code) => signInMessages[code]);
     for (const text of texts) expect(text).toMatch(/^[A-Z].{10,}\.$/);
     expect(new Set(texts).size).toBe(signInCodes.length);
     expect(signInMessages.failed).toBe("Sign-in did not work; try again in a moment.");
+    // the lock is explained where a locked account's refusal is read, with the policy's own numbers
+    expect(signInMessages.invalid).toBe(
+      `Wrong email, password or code. After ${LOCK_AFTER_FAILURES} failed attempts in a row, signing in to the account pauses for ${LOCK_MINUTES} minutes.`,
+    );
   });
 });
 
