@@ -10,7 +10,7 @@ import { messagesFor } from "@/lib/i18n/messages";
 import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { csvCell, csvLine } from "@/lib/csv/encode";
 import { keysetPage } from "@/lib/keyset-page";
-import { FIRST_DAY, LAST_DAY, localDateTimeProblem } from "@/lib/time/zone";
+import { FIRST_DAY, LAST_DAY, localDateTimeProblem, nextDay, zonedToUtc } from "@/lib/time/zone";
 import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
@@ -22,7 +22,7 @@ const text = (max: number) =>
     .refine(isUsableFilterText, filterTextMessage)
     .transform((v) => (v === "" ? undefined : v))
     .optional();
-/** A UTC day from FIRST_DAY to LAST_DAY (lib/time/zone.ts): year 0 would fail the query itself. */
+/** A day from FIRST_DAY to LAST_DAY (lib/time/zone.ts): year 0 would fail the query itself. */
 const day = (what: "fromDate" | "toDate") =>
   z
     .string()
@@ -40,7 +40,7 @@ const day = (what: "fromDate" | "toDate") =>
       } else if (problem) ctx.addIssue({ code: "custom", message: `admin.audit.errors.${what}` });
     });
 
-/** Filters of the audit log (query parameters of the page and of the CSV export). Dates are UTC days. */
+/** Filters of the audit log (query parameters of the page and of the CSV export). */
 export const auditFilterSchema = z
   .object({
     actor: text(320),
@@ -59,12 +59,17 @@ export const auditFilterSchema = z
     path: ["to"],
     message: "admin.audit.errors.order",
   });
-export type AuditFilter = z.output<typeof auditFilterSchema>;
+/** `tz`: the zone whose days `from` and `to` name, the one the page shows its times in. */
+export type AuditFilter = z.output<typeof auditFilterSchema> & { tz: string };
 
-/** Parses URL search params (first value of each key) into a filter, or field errors in `locale`. */
+/**
+ * Parses URL search params (first value of each key) into a filter with its days in `timeZone`, or
+ * field errors in `locale`.
+ */
 export function parseAuditFilter(
   params: URLSearchParams | Record<string, string | string[] | undefined>,
   locale: Locale = getEnv().DEFAULT_LOCALE,
+  timeZone = "UTC",
 ):
   | { ok: true; filter: AuditFilter }
   | { ok: false; message: string; fieldErrors: Record<string, string[] | undefined> } {
@@ -77,7 +82,7 @@ export function parseAuditFilter(
     if (typeof first === "string") raw[key] = first;
   }
   const parsed = auditFilterSchema.safeParse(raw);
-  if (parsed.success) return { ok: true, filter: parsed.data };
+  if (parsed.success) return { ok: true, filter: { ...parsed.data, tz: timeZone } };
   const t = createTranslator({
     locale,
     messages: messagesFor(locale) as CatalogMessages,
@@ -90,21 +95,22 @@ export function parseAuditFilter(
   };
 }
 
+/** Prisma's contains and startsWith are LIKE patterns: the text's own % and _ must match themselves. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
+
 function where(filter: AuditFilter, before?: bigint): Prisma.AuditLogWhereInput {
   const and: Prisma.AuditLogWhereInput[] = [];
-  if (filter.actor) and.push({ actorEmail: { contains: filter.actor, mode: "insensitive" } });
-  if (filter.action) and.push({ action: { startsWith: filter.action } });
+  if (filter.actor) and.push({ actorEmail: { contains: likeLiteral(filter.actor), mode: "insensitive" } });
+  if (filter.action) and.push({ action: { startsWith: likeLiteral(filter.action) } });
   if (filter.target) {
     and.push({
       OR: [{ targetId: filter.target }, { targetType: filter.target }],
     });
   }
-  if (filter.from) and.push({ at: { gte: new Date(`${filter.from}T00:00:00Z`) } });
-  if (filter.to) {
-    const end = new Date(`${filter.to}T00:00:00Z`);
-    end.setUTCDate(end.getUTCDate() + 1);
-    and.push({ at: { lt: end } });
-  }
+  if (filter.from) and.push({ at: { gte: zonedToUtc(filter.from, filter.tz) } });
+  if (filter.to) and.push({ at: { lt: zonedToUtc(nextDay(filter.to), filter.tz) } });
   const cursor = before ?? filter.before;
   if (cursor !== undefined) and.push({ id: { lt: cursor } });
   return { AND: and };

@@ -2,7 +2,8 @@
 // cells that a spreadsheet would run as a formula are prefixed with a quote. The operations export
 // writes its lines in SQL with the same rules (csvCellSql in ./sql.ts; the export tests compare them).
 const NEEDS_QUOTES = /[",\r\n]/;
-const FORMULA = /^[=+\-@\t\r]/;
+// With their full-width forms (＝ ＋ － ＠), which spreadsheets with East-Asian input may read as the same.
+const FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8";
 

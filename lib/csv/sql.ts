@@ -4,7 +4,7 @@
  */
 export function csvCellSql(expression: string, { text = false }: { text?: boolean } = {}): string {
   const value = text
-    ? `CASE WHEN ${expression} ~ '^[=+\\-@\\t\\r]' THEN '''' || ${expression} ELSE ${expression} END`
+    ? `CASE WHEN ${expression} ~ '^[=+\\-@\\t\\r\\uFF1D\\uFF0B\\uFF0D\\uFF20]' THEN '''' || ${expression} ELSE ${expression} END`
     : expression;
   return `COALESCE(CASE WHEN ${value} ~ '[",\\r\\n]' THEN '"' || replace(${value}, '"', '""') || '"' ELSE ${value} END, '')`;
 }

@@ -248,7 +248,8 @@ export function filterParams(filter: OperationFilter): URLSearchParams {
   if (filter.currency) p.set("currency", filter.currency);
   if (filter.from) p.set("from", filter.from);
   if (filter.to) p.set("to", filter.to);
-  if (filter.tz !== "UTC") p.set("tz", filter.tz);
+  // UTC too: a link without tz is read in the user's own zone (the operations page).
+  p.set("tz", filter.tz);
   if (filter.amountMin) p.set("amountMin", filter.amountMin);
   if (filter.amountMax) p.set("amountMax", filter.amountMax);
   if (filter.q) p.set("q", filter.q);

@@ -6,6 +6,7 @@ import { audit } from "@/lib/audit/log";
 import { listAudit, parseAuditFilter } from "@/lib/audit/queries";
 import { getDb } from "@/lib/db";
 import { createStaff } from "../../support/mirror";
+import { pageText } from "../../support/page-text";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
@@ -74,6 +75,81 @@ describe("audit log queries", () => {
     const parsed = parseAuditFilter(new URLSearchParams(params));
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.fieldErrors[field]?.[0]).toMatch(/\w/);
+  });
+});
+
+describe("filters mean what they say", () => {
+  const like = randomUUID().slice(0, 8);
+  // 2025-03-09 22:30 UTC is 2025-03-10 01:30 in Moscow; 2025-03-10 22:30 UTC is already the 11th there.
+  const moscowTenth = `tz-${like}-moscow-10th`;
+  const utcTenth = `tz-${like}-utc-10th`;
+  let moscowAdmin: { id: string };
+
+  beforeAll(async () => {
+    await db.auditLog.createMany({
+      data: [
+        { actorEmail: `a_b%-${like}@x.test`, action: `like_${like}.one` },
+        { actorEmail: `axbz-${like}@x.test`, action: `likeX${like}.two` },
+        { actorEmail: `c\\d-${like}@x.test`, action: `like.${like}.three` },
+        {
+          actorEmail: `tz-${like}@x.test`,
+          action: "test.tz",
+          targetId: moscowTenth,
+          at: new Date("2025-03-09T22:30:00Z"),
+        },
+        {
+          actorEmail: `tz-${like}@x.test`,
+          action: "test.tz",
+          targetId: utcTenth,
+          at: new Date("2025-03-10T22:30:00Z"),
+        },
+      ],
+    });
+    moscowAdmin = await createStaff("admin");
+    await db.user.update({ where: { id: moscowAdmin.id }, data: { timeZone: "Europe/Moscow" } });
+  });
+
+  const actors = async (params: Record<string, string>) =>
+    (await listAudit(filter(params))).rows.map((r) => r.actorEmail);
+
+  // Prisma's contains/startsWith are LIKE patterns: % and _ were wildcards, a backslash an escape.
+  it("takes %, _ and \\ in actor and action as themselves", async () => {
+    expect(await actors({ actor: `a_b%-${like}` })).toEqual([`a_b%-${like}@x.test`]);
+    expect(await actors({ actor: `%-${like}` })).toEqual([`a_b%-${like}@x.test`]);
+    expect(await actors({ actor: `c\\d-${like}` })).toEqual([`c\\d-${like}@x.test`]);
+    expect(await actors({ action: `like_${like}` })).toEqual([`a_b%-${like}@x.test`]);
+  });
+
+  const targets = (rows: { targetId: string | null }[]) => rows.map((r) => r.targetId);
+  const tenth = { actor: `tz-${like}`, from: "2025-03-10", to: "2025-03-10" };
+
+  // The page shows times in the admin's zone; its date filter took UTC days.
+  it("reads from/to as days of the given zone", async () => {
+    const inZone = (zone: string) => {
+      const parsed = parseAuditFilter(new URLSearchParams(tenth), "en", zone);
+      if (!parsed.ok) throw new Error(parsed.message);
+      return listAudit(parsed.filter);
+    };
+    expect(targets((await inZone("Europe/Moscow")).rows)).toEqual([moscowTenth]);
+    expect(targets((await inZone("UTC")).rows)).toEqual([utcTenth]);
+  });
+
+  it("the page and the export read them in the admin's zone, the one the page shows times in", async () => {
+    session.current = { userId: moscowAdmin.id, sessionVersion: 0 };
+    try {
+      const { default: Page } = await import("@/app/(console)/admin/audit/page");
+      const text = pageText(await Page({ searchParams: Promise.resolve(tenth) })).join("\n");
+      expect(text).toContain(moscowTenth);
+      expect(text).not.toContain(utcTenth);
+      const { GET } = await import("@/app/api/exports/audit/route");
+      const csv = await (
+        await GET(new Request(`http://test/api/exports/audit?${new URLSearchParams(tenth)}`))
+      ).text();
+      expect(csv).toContain(moscowTenth);
+      expect(csv).not.toContain(utcTenth);
+    } finally {
+      session.current = { userId: admin.id, sessionVersion: 0 };
+    }
   });
 });
 

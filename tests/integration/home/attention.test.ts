@@ -131,7 +131,7 @@ describe("getAttention", () => {
     // The stuck count links to the list filtered to exactly those operations.
     const stuckLink = new URL(all.find((i) => i.key === "stuck")!.href, "http://paydesk.local");
     const linked = parseOperationFilter(stuckLink.searchParams);
-    expect(linked.ok && filterParams(linked.filter).toString()).toBe("stuck=1");
+    expect(linked.ok && filterParams(linked.filter).toString()).toBe("tz=UTC&stuck=1");
     expect(all.find((i) => i.key === "reconciliation")).toMatchObject({
       value: { agoMs: 45 * 60_000 },
       alert: false,

@@ -64,6 +64,19 @@ describe("operations list: a date outside the years the product uses is a field 
     expect(((await response.json()) as Answer).fieldErrors?.[field]?.[0]).toMatch(RANGE);
   });
 
+  // decodeCursor took any four-digit year; PostgreSQL has no year 0 and the query failed with a 500
+  it.each(["after", "before", "newerThan"])(
+    "GET /api/operations with %s dated year 0000: 400",
+    async (key) => {
+      signInAs("support");
+      const { GET } = await import("@/app/api/operations/route");
+      const forged = Buffer.from(`0000-01-01T00:00:00.000Z|${randomUUID()}`).toString("base64url");
+      const response = await GET(new Request(`http://test/api/operations?${key}=${forged}`));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as Answer).fieldErrors?.[key]?.[0]).toMatch(/\w/);
+    },
+  );
+
   it("page /operations shows the field message", async () => {
     signInAs("support");
     const { default: Page } = await import("@/app/(console)/operations/page");

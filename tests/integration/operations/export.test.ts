@@ -12,6 +12,9 @@ import { insertOperations, mirrorRow } from "../../support/mirror";
 // This file owns the year 2005 of the mirror.
 const big = randomUUID();
 const quoted = randomUUID();
+// The full-width forms of = + - @ (U+FF1D, U+FF0B, U+FF0D, U+FF20): spreadsheets may read them as formulas.
+const fullWidth = ['\uFF1DHYPERLINK("x")', "\uFF0B1+1", "\uFF0D1+1", "\uFF20SUM(A1)"];
+const fullWidthTag = randomUUID();
 
 beforeAll(async () => {
   await insertOperations([
@@ -35,6 +38,11 @@ beforeAll(async () => {
       amountInCurrencyBalance: null,
       detailsNumber: null,
     },
+    ...fullWidth.map((text, i) => ({
+      dateAdded: new Date(Date.UTC(2005, 3, 1, 0, 0, i)),
+      idTransactionMerchant: `${text}${fullWidthTag}-${i}`,
+      detailsBankName: text,
+    })),
     // 2,500 more rows: several batches
     ...Array.from({ length: 2500 }, (_, i) => ({ dateAdded: new Date(Date.UTC(2005, 5, 1) + i * 1000) })),
   ]);
@@ -103,6 +111,18 @@ describe("CSV export", () => {
     expect(cells[exportHeader.indexOf("amountInCurrencyBalance")]).toBe("");
   });
 
+  it.each(fullWidth.map((text, i) => [text, i] as const))(
+    "defuses the full-width formula character of %s in both encoders",
+    async (text, i) => {
+      expect(csvCell(text, { text: true })).toMatch(/^"?'/);
+      const csv = await exportText("from=2005-04-01&to=2005-04-01");
+      const line = csv.split("\r\n").find((l) => l.includes(`${fullWidthTag}-${i}`))!;
+      const cells = parseCsvLine(line);
+      expect(cells[exportHeader.indexOf("idTransactionMerchant")]).toMatch(/^'/);
+      expect(cells[exportHeader.indexOf("bankName")]).toBe(`'${text}`);
+    },
+  );
+
   it("streams every row across batches exactly once", async () => {
     const r = parseOperationFilter(new URLSearchParams("from=2005-06-01&to=2005-06-30"));
     if (!r.ok) throw new Error("bad filter");
@@ -143,6 +163,7 @@ describe("CSV export lines match the reference rules", () => {
     "-1",
     "@cmd",
     "\tTabbed",
+    ...fullWidth,
     "back\\slash",
     "кириллица",
     "",

@@ -19,6 +19,12 @@ describe("operations list cursor", () => {
     expect(decodeCursor(encodeCursor({ dateAdded: AT, id: ID }))).toEqual({ dateAdded: AT, id: ID });
   });
 
+  test("the first and last days of the product's years read back", () => {
+    for (const at of ["1000-01-01T00:00:00.000Z", "9998-12-31T23:59:59.999Z"]) {
+      expect(decodeCursor(b64url(`${at}|${ID}`))).toEqual({ dateAdded: new Date(at), id: ID });
+    }
+  });
+
   test("the unpadded spelling it writes reads back", () => {
     const text = `2026-11-20T10:00:00.000Z|${ID}`;
     expect(decodeCursor(b64url(text))).toEqual({ dateAdded: AT, id: ID });
@@ -40,6 +46,10 @@ describe("operations list cursor", () => {
     ["a date with text before it", b64url(`x2026-11-20T10:00:00.000Z|${ID}`)],
     ["a date with text after it", b64url(`2026-11-20T10:00:00.000Zx|${ID}`)],
     ["a date that does not exist", b64url(`2026-13-45T10:00:00.000Z|${ID}`)],
+    // PostgreSQL has no year 0: the query itself failed (a 500 instead of the 400 of a bad cursor)
+    ["year 0000", b64url(`0000-01-01T00:00:00.000Z|${ID}`)],
+    ["a year before FIRST_DAY", b64url(`0999-12-31T23:59:59.999Z|${ID}`)],
+    ["a year after LAST_DAY", b64url(`9999-01-01T00:00:00.000Z|${ID}`)],
   ])("%s: no cursor", (_what, value) => {
     expect(decodeCursor(value)).toBeNull();
   });

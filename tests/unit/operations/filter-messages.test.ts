@@ -185,10 +185,18 @@ describe("the filter written back as a query string", () => {
     expect(viewParams(f).toString()).toBe(`${filterParams(f).toString()}&cols=amount&size=20`);
   });
 
-  it("defaults are left out: UTC, no status, not stuck, default columns and page size", () => {
+  it("defaults are left out: no status, not stuck, default columns and page size", () => {
     const f = filterOf(parse(`tz=UTC&size=${DEFAULT_PAGE_SIZE}&cols=${defaultColumns.join(",")}`));
-    expect(filterParams(f).toString()).toBe("");
-    expect(viewParams(f).toString()).toBe("");
+    expect(filterParams(f).toString()).toBe("tz=UTC");
+    expect(viewParams(f).toString()).toBe("tz=UTC");
+  });
+
+  // The page reads a link without tz in the user's own zone: page 2 of a UTC day was a Moscow day.
+  it("the zone is always written, UTC too", () => {
+    const f = filterOf(parse("from=2026-11-01&to=2026-11-01&tz=UTC&size=20"));
+    expect(filterParams(f).get("tz")).toBe("UTC");
+    expect(viewParams(f).toString()).toBe("from=2026-11-01&to=2026-11-01&tz=UTC&size=20");
+    expect(filterParams(filterOf(parse(""))).toString()).toBe("tz=UTC");
   });
 
   it("the default columns in another order are a choice of their own", () => {

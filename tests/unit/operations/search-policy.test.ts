@@ -90,11 +90,11 @@ describe("the refusal", () => {
 
 describe("filterForAudit", () => {
   test.each([
-    ["status=failed&q=4276000000000001", "status=failed&q=************0001"],
-    ["q=12345", "q=*2345"],
-    ["q=1234", "q=1234"],
-    ["q=order-42", "q=order-42"],
-    ["type=payIn", "type=payIn"],
+    ["status=failed&q=4276000000000001", "status=failed&tz=UTC&q=************0001"],
+    ["q=12345", "tz=UTC&q=*2345"],
+    ["q=1234", "tz=UTC&q=1234"],
+    ["q=order-42&tz=Europe/Moscow", "tz=Europe%2FMoscow&q=order-42"],
+    ["type=payIn", "type=payIn&tz=UTC"],
   ])("%s -> %s", (query, audited) => {
     expect(filterForAudit(filter(query))).toBe(audited);
   });

@@ -29,7 +29,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { locale, timeZone } = await requestPreferences();
   // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
   const t = await translatorFor("admin.audit");
-  const parsed = parseAuditFilter(raw, locale);
+  const parsed = parseAuditFilter(raw, locale, timeZone);
   const value = (k: string) => {
     const v = raw[k];
     return (Array.isArray(v) ? v[0] : v) ?? "";

@@ -1,5 +1,6 @@
 import { audit } from "@/lib/audit/log";
 import { exportAuditCsv, parseAuditFilter } from "@/lib/audit/queries";
+import { requestPreferences } from "@/lib/auth/request-preferences";
 import { withPermission } from "@/lib/auth/route";
 import { csvResponse } from "@/lib/csv/stream";
 import { getDb } from "@/lib/db";
@@ -8,7 +9,8 @@ import { getDb } from "@/lib/db";
 export const GET = withPermission("audit.read", async (request, { actor }) => {
   const params = new URL(request.url).searchParams;
   params.delete("before");
-  const parsed = parseAuditFilter(params);
+  const { locale, timeZone } = await requestPreferences();
+  const parsed = parseAuditFilter(params, locale, timeZone);
   if (!parsed.ok) {
     return Response.json(
       { ok: false, code: "invalid", message: parsed.message, fieldErrors: parsed.fieldErrors },

@@ -4,6 +4,7 @@ import { audit } from "@/lib/audit/log";
 import { withPermission } from "@/lib/auth/route";
 import { csvResponse } from "@/lib/csv/stream";
 import { getDb } from "@/lib/db";
+import { inExportSlot } from "@/lib/operations/export/slots";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
 import {
   databaseKnowsZone,
@@ -24,7 +25,7 @@ const headerChoice = z
   .transform((list) => list[0] ?? "machine");
 
 /** CSV of every operation matching the filter (same query parameters as the list), streamed. */
-export const GET = withPermission("operations.export", async (request, { actor }) => {
+export const GET = withPermission("operations.export", async (request, { user, actor }) => {
   const params = new URL(request.url).searchParams;
   const header = headerChoice.safeParse(params.getAll("header"));
   params.delete("header");
@@ -63,13 +64,15 @@ export const GET = withPermission("operations.export", async (request, { actor }
   }
   const allowed = await authorizeSearch(actor, filter.q, "export");
   if (!allowed.ok) return searchRefusalResponse(allowed);
-  await getDb().$transaction((tx) =>
-    audit(tx, actor, {
-      action: "operations.export",
-      targetType: "operations",
-      after: { filter: filterForAudit(filter) },
-    }),
-  );
-  const headerRow = header.data === "language" ? await localizedExportHeader() : exportHeader;
-  return csvResponse(exportOperationsCsv(filter, await getBalanceCurrency(), headerRow), "operations");
+  return inExportSlot(user.id, async () => {
+    await getDb().$transaction((tx) =>
+      audit(tx, actor, {
+        action: "operations.export",
+        targetType: "operations",
+        after: { filter: filterForAudit(filter) },
+      }),
+    );
+    const headerRow = header.data === "language" ? await localizedExportHeader() : exportHeader;
+    return csvResponse(exportOperationsCsv(filter, await getBalanceCurrency(), headerRow), "operations");
+  });
 });

@@ -1,6 +1,7 @@
 import { audit } from "@/lib/audit/log";
 import { withPermission } from "@/lib/auth/route";
 import { getDb } from "@/lib/db";
+import { inExportSlot } from "@/lib/operations/export/slots";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { liveStatementResponse } from "@/lib/statements/respond";
@@ -20,23 +21,25 @@ export const GET = withPermission("statements.read", async (request, { user, act
       { ok: false, code: "invalid", message: t(`period.${resolved.problem}`) },
       { status: 400 },
     );
-  await getDb().$transaction((tx) =>
-    audit(tx, actor, {
-      action: "statements.export",
-      targetType: "statement",
-      after: {
-        from: resolved.period.from.toISOString(),
-        to: resolved.period.to.toISOString(),
-        tz: resolved.period.tz,
-        format: parsed.data.format,
-      },
-    }),
-  );
-  return liveStatementResponse(
-    resolved.period,
-    user.email,
-    (await requestPreferences()).locale,
-    parsed.data.format,
-    `statement-${resolved.label}`,
-  );
+  return inExportSlot(user.id, async () => {
+    await getDb().$transaction((tx) =>
+      audit(tx, actor, {
+        action: "statements.export",
+        targetType: "statement",
+        after: {
+          from: resolved.period.from.toISOString(),
+          to: resolved.period.to.toISOString(),
+          tz: resolved.period.tz,
+          format: parsed.data.format,
+        },
+      }),
+    );
+    return liveStatementResponse(
+      resolved.period,
+      user.email,
+      (await requestPreferences()).locale,
+      parsed.data.format,
+      `statement-${resolved.label}`,
+    );
+  });
 });
