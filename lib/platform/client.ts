@@ -28,6 +28,7 @@ import {
   decodeBanks,
   decodeOperation,
   decodeOperationList,
+  decodeOperationPage,
   decodePaymentForm,
   platformIdSchema,
   SchemaMismatchError,
@@ -35,6 +36,7 @@ import {
   type Bank,
   type Operation,
   type PaymentFormResult,
+  type UnreadableOperation,
 } from "./schemas";
 import type { WireObject } from "./wire";
 
@@ -58,6 +60,11 @@ export interface OperationsResult extends Traced {
 }
 export interface OperationPage extends OperationsResult {
   totalNumberRecords: number;
+  /**
+   * The page's items that did not decode (an unknown status, an amount like "1,5"...): they count
+   * towards the page's length for paging (skip), but are not in `operations`. Absent means none.
+   */
+  unreadable?: UnreadableOperation[];
 }
 export interface PaymentFormResponse extends Traced {
   form: PaymentFormResult;
@@ -85,7 +92,10 @@ export interface PlatformClient {
     idTransactionMerchant: string,
     context?: CallContext,
   ): Promise<OperationsResult>;
-  /** Newest first. Paging ends when skip + operations.length >= totalNumberRecords. */
+  /**
+   * Newest first. Paging ends when skip + returned >= totalNumberRecords, where returned counts the
+   * unreadable items too. One item that does not decode does not fail the page (see `unreadable`).
+   */
   listOperations(request: ListOperationsRequest, context?: CallContext): Promise<OperationPage>;
   getBalance(context?: CallContext): Promise<BalanceResult>;
   getBanks(context?: CallContext): Promise<BanksResult>;
@@ -244,14 +254,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         context,
         decode: (env, site) => {
           expectOk(env, site);
-          const operations = decodeOperationList(env.data);
+          const { operations, unreadable } = decodeOperationPage(env.data);
           if (env.totalNumberRecords === null) {
             // Paging depends on it: never guess.
             throw new SchemaMismatchError("operation list", [
               { code: "custom", path: ["totalNumberRecords"], message: "missing", input: undefined },
             ]);
           }
-          return { operations, totalNumberRecords: env.totalNumberRecords };
+          return { operations, unreadable, totalNumberRecords: env.totalNumberRecords };
         },
       });
       return { ...r.value, traceID: r.envelope.traceID };

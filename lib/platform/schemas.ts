@@ -231,6 +231,66 @@ export function decodeOperationList(value: WireValue, what = "operation list"): 
 }
 
 /**
+ * A list item the decoder refused. One such item must not fail its page: the list is where reconciliation
+ * learns of everything, and the spec says its status list is not complete (a `cancelled` the decoder
+ * does not know), so the item is kept for staff to look at and the others are read.
+ */
+export interface UnreadableOperation {
+  /** The item's id when that much of it reads as a UUID (lower-cased), else null. */
+  id: string | null;
+  /** The decoder's words, field by field: `status: unknown operation status "cancelled"`. */
+  reason: string;
+  /** The top-level fields it refused (`status`, `amount`); empty when the item is no object at all. */
+  fields: string[];
+  /** The item as received, numbers as exact strings. */
+  raw: RawJson;
+}
+
+export interface OperationListPage {
+  operations: Operation[];
+  unreadable: UnreadableOperation[];
+}
+
+function unreadableOperation(item: WireValue, error: SchemaMismatchError): UnreadableOperation {
+  const id = isWireObject(item) ? platformIdSchema.safeParse(item.id) : null;
+  const fields = new Set<string>();
+  for (const issue of error.issues) if (issue.path.length > 0) fields.add(String(issue.path[0]));
+  return {
+    id: id?.success ? id.data : null,
+    reason: describeIssues(error.issues),
+    fields: [...fields],
+    raw: wireToRaw(item),
+  };
+}
+
+/**
+ * A page of the operation list, item by item: an item that does not decode is set aside as unreadable
+ * and the others are read. Only the page's shape (data neither an array, an object nor null) fails it.
+ * `null` data reads as an empty page, a single object as a page of one. When every item decodes this
+ * costs what decodeOperationList does: the try block is free until an item throws.
+ */
+export function decodeOperationPage(value: WireValue, what = "operation list"): OperationListPage {
+  if (value === null) return { operations: [], unreadable: [] };
+  const items = isWireObject(value) ? [value] : value;
+  if (!Array.isArray(items))
+    throw new SchemaMismatchError(what, [
+      { code: "custom", path: [], message: "expected an array", input: value },
+    ]);
+  const operations: Operation[] = [];
+  const unreadable: UnreadableOperation[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as WireValue;
+    try {
+      operations.push(decodeOperation(item, `${what}[${i}]`));
+    } catch (e) {
+      if (!(e instanceof SchemaMismatchError)) throw e;
+      unreadable.push(unreadableOperation(item, e));
+    }
+  }
+  return { operations, unreadable };
+}
+
+/**
  * Payment-form responses: the spec only promises `linkPaymentForm` and the status; deployments send the
  * whole operation. `operation` is set when the data is a complete operation.
  */

@@ -66,7 +66,10 @@ export type DriftRow = {
   /** The mirrored fields that differed. */
   fields: string[];
   mirrorValue: unknown;
+  /** For an `unreadable` item, the item as the platform sent it. */
   platformValue: unknown;
+  /** Why an `unreadable` item did not decode, in the decoder's words (data, not catalog words). */
+  reason: string | null;
   /** When the run wrote the platform's values into the mirror, and the traceID of the read that had them. */
   repairedAt: string | null;
   sourceRef: string | null;
@@ -97,6 +100,7 @@ export async function listDrift(filter: DriftFilter): Promise<{ rows: DriftRow[]
   const emailOf = new Map(resolvers.map((u) => [u.id, u.email]));
   return {
     rows: page.map((i) => ({
+      ...platformSide(i.kind, i.platformValue),
       id: i.id,
       runId: i.runId,
       operationId: i.operationId,
@@ -104,7 +108,6 @@ export async function listDrift(filter: DriftFilter): Promise<{ rows: DriftRow[]
       state: i.state,
       fields: i.fields,
       mirrorValue: i.mirrorValue,
-      platformValue: i.platformValue,
       repairedAt: i.repairedAt?.toISOString() ?? null,
       sourceRef: i.sourceRef,
       note: i.note,
@@ -122,6 +125,15 @@ export async function listDrift(filter: DriftFilter): Promise<{ rows: DriftRow[]
     })),
     hasMore: items.length > PAGE,
   };
+}
+
+/** An `unreadable` item keeps { reason, item } (lib/reconcile/run.ts): shown apart. */
+function platformSide(kind: DriftKind, value: unknown): { platformValue: unknown; reason: string | null } {
+  if (kind === "unreadable" && typeof value === "object" && value !== null && "item" in value) {
+    const { reason, item } = value as { reason?: unknown; item: unknown };
+    return { platformValue: item, reason: typeof reason === "string" ? reason : null };
+  }
+  return { platformValue: value, reason: null };
 }
 
 export async function driftCounts(): Promise<Record<DriftState, number>> {

@@ -5,11 +5,14 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { ReconciliationKind } from "@/lib/generated/prisma/enums";
 import { isWriteConflict } from "@/lib/errors/write-conflict";
 import { applySnapshotsBatch, type BatchItemResult } from "@/lib/operations/mirror/apply-batch";
+import { SKEW_MS } from "@/lib/operations/mirror/apply-snapshot";
 import type { PlatformClient } from "@/lib/platform/client";
+import type { UnreadableOperation } from "@/lib/platform/schemas";
 import { findDrift } from "@/lib/reconcile/drift";
 import { readOpenOperations } from "@/lib/reconcile/open-operations";
 import type { StopNote } from "@/lib/reconcile/run-notes";
 import { walkOperations, type WalkedPage } from "@/lib/reconcile/walk";
+import { storableJson } from "@/lib/storable-text";
 
 const RUNNER_LOCK = 7_370_001;
 
@@ -83,6 +86,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
   const mirrorWasReconciled = (await db.reconciliationRun.count({ where: { status: "completed" } })) > 0;
   const lowerBound =
     options.kind === "incremental" ? await incrementalLowerBound(options.overlapMinutes ?? 10) : null;
+  const startedAt = now();
   const run = await db.reconciliationRun.create({
     data: { kind: options.kind, triggeredById: options.triggeredById ?? null },
   });
@@ -130,8 +134,13 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     };
     const storePage = async (page: WalkedPage) => {
       await recordResults(await writePage(page), page.traceID);
+      if (page.unreadable.length > 0) drift += await recordUnreadable(run.id, page.unreadable, page.traceID);
       counters.pages += 1;
-      if (options.kind === "full") for (const op of page.operations) seen.push(op.id);
+      if (options.kind === "full") {
+        for (const op of page.operations) seen.push(op.id);
+        // still on the platform, only not readable: not missing there
+        for (const item of page.unreadable) if (item.id !== null) seen.push(item.id);
+      }
       await db.reconciliationRun.update({ where: { id: run.id }, data: counters });
     };
     // Two pages are stored at once: while one page's transaction runs in the database, the next page is
@@ -162,7 +171,7 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
         ...counters,
         status: "completed",
         finishedAt: now(),
-        watermark,
+        watermark: cappedWatermark(watermark, startedAt),
         stopCode: stop.code,
         stopArgs: stop.args,
       },
@@ -177,6 +186,18 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
     });
     throw error;
   }
+}
+
+/**
+ * The watermark stored: the newest dateAdded the walk saw, but never later than the run's start plus
+ * SKEW_MS (the mirror's allowance for clocks that differ). One operation dated far in the future (a clock
+ * or serialiser fault on the platform) would otherwise put the next incremental runs' stop point there:
+ * each would stop after its first page and never walk the operations created since.
+ */
+function cappedWatermark(newest: Date | null, startedAt: Date): Date | null {
+  if (!newest) return null;
+  const limit = startedAt.getTime() + SKEW_MS;
+  return newest.getTime() > limit ? new Date(limit) : newest;
 }
 
 const WRITE_ATTEMPTS = 3;
@@ -202,6 +223,42 @@ async function recordMissingOnPlatform(runId: string, seen: string[], graceCutof
     runId,
     Prisma.sql`o."dateAdded" < ${graceCutoff} AND NOT (o.id = ANY(${seen}::uuid[]))`,
   );
+}
+
+/**
+ * Items of a page that did not decode: drift items of kind `unreadable`, with the id when readable, the
+ * decoder's reason and the item as received (`platformValue`: { reason, item }), the refused fields,
+ * the page's traceID, and the mirror's status and amount when the operation is mirrored. An item already
+ * recorded (the same id and the same item, any state) is not recorded again: an incremental run reads
+ * the newest page every time. Text PostgreSQL cannot store is kept as U+FFFD.
+ */
+async function recordUnreadable(
+  runId: string,
+  items: UnreadableOperation[],
+  sourceRef: string | null,
+): Promise<number> {
+  const rows = new Map<string, { operationId: string | null; fields: string[]; platformValue: object }>();
+  for (const item of items) {
+    const platformValue = { reason: item.reason, item: item.raw };
+    rows.set(`${item.id}:${JSON.stringify(platformValue)}`, {
+      operationId: item.id,
+      fields: item.fields,
+      platformValue,
+    });
+  }
+  return getDb().$executeRaw`
+    INSERT INTO "DriftItem" (id, "runId", "operationId", kind, fields, "mirrorValue", "platformValue", "sourceRef")
+    SELECT gen_random_uuid(), ${runId}::uuid, u."operationId", 'unreadable', u.fields,
+           CASE WHEN o.id IS NULL THEN NULL ELSE
+             jsonb_build_object('status', o.status, 'amount', o.amount::text, 'dateAdded', o."dateAdded") END,
+           u."platformValue", ${sourceRef}
+    FROM jsonb_to_recordset(${storableJson([...rows.values()])}::jsonb)
+           AS u("operationId" uuid, fields text[], "platformValue" jsonb)
+    LEFT JOIN "Operation" o ON o.id = u."operationId"
+    WHERE NOT EXISTS (
+      SELECT 1 FROM "DriftItem" d
+      WHERE d.kind = 'unreadable' AND d."platformValue" = u."platformValue"
+        AND (d."operationId" = u."operationId" OR (d."operationId" IS NULL AND u."operationId" IS NULL)))`;
 }
 
 /** Open operations a read by id did not find. */

@@ -2,10 +2,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { getLog } from "@/lib/log";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
-import type { Operation } from "@/lib/platform/schemas";
+import type { Operation, UnreadableOperation } from "@/lib/platform/schemas";
 
 export type WalkedPage = {
   operations: Operation[];
+  /** Items of the page that did not decode, not seen before in this walk: drift for staff to see. */
+  unreadable: UnreadableOperation[];
   skip: number;
   totalNumberRecords: number;
   traceID: string | null;
@@ -40,6 +42,8 @@ export async function* walkOperations(
   },
 ): AsyncGenerator<WalkedPage> {
   const seen = new Set<string>();
+  /** Ids of unreadable items already passed on (an item without a readable id is passed on each time). */
+  const seenUnreadable = new Set<string>();
   const pauses = options.retryPausesMs ?? PAGE_RETRY_PAUSES_MS;
   const readPatiently = async (skip: number) => {
     for (let retry = 0; ; retry++) {
@@ -66,15 +70,22 @@ export async function* walkOperations(
     const page = await next;
     const fresh = page.operations.filter((op) => !seen.has(op.id));
     for (const op of fresh) seen.add(op.id);
+    const unreadable = (page.unreadable ?? []).filter(
+      (item) => item.id === null || !(seen.has(item.id) || seenUnreadable.has(item.id)),
+    );
+    for (const item of unreadable) if (item.id !== null) seenUnreadable.add(item.id);
     const walked = {
       operations: fresh,
+      unreadable,
       skip,
       totalNumberRecords: page.totalNumberRecords,
       traceID: page.traceID,
       readAt: page.readAt,
     };
-    skip += page.operations.length;
-    const end = page.operations.length === 0 || skip >= page.totalNumberRecords;
+    // An unreadable item takes its place in the list like any other: paging counts it.
+    const returned = page.operations.length + (page.unreadable?.length ?? 0);
+    skip += returned;
+    const end = returned === 0 || skip >= page.totalNumberRecords;
     // The next page is read while the caller stores this one: the platform and the database work at once.
     if (!end) next = read(skip);
     yield walked;

@@ -133,6 +133,14 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                       {d.fields.join(", ")}
                     </span>
                   )}
+                  {d.reason && (
+                    <span
+                      className="block break-all font-mono text-xs text-zinc-500"
+                      data-testid="drift-reason"
+                    >
+                      {d.reason}
+                    </span>
+                  )}
                 </Cell>
                 {d.balance ? (
                   <Cell testId="drift-balance">
@@ -147,12 +155,15 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                       })}
                     </span>
                   </Cell>
-                ) : (
+                ) : d.operationId ? (
                   <Cell kind="code">
                     <Link href={`/operations/${d.operationId}`} className="underline">
                       {d.operationId}
                     </Link>
                   </Cell>
+                ) : (
+                  // an unreadable list item whose id did not read either
+                  <Cell kind="code">—</Cell>
                 )}
                 <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.mirrorValue)}</Cell>
                 <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.platformValue)}</Cell>

@@ -16,11 +16,17 @@ export async function findOperationByMerchantId(
 ): Promise<{ operation: Operation; via: "list" | "deprecated" } | null> {
   let skip = 0;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const { operations, totalNumberRecords } = await platform.listOperations({ skip, take: PAGE }, context);
+    const {
+      operations,
+      unreadable = [],
+      totalNumberRecords,
+    } = await platform.listOperations({ skip, take: PAGE }, context);
     const match = operations.find((op) => op.idTransactionMerchant === idTransactionMerchant);
     if (match) return { operation: match, via: "list" };
-    skip += operations.length;
-    if (operations.length === 0 || skip >= totalNumberRecords) break;
+    // items that did not decode hold places on the page all the same
+    const read = operations.length + unreadable.length;
+    skip += read;
+    if (read === 0 || skip >= totalNumberRecords) break;
   }
   const { operations } = await platform.getOperationsByMerchantIdDeprecated(idTransactionMerchant, context);
   const newest = operations.sort((a, b) => b.dateAdded.getTime() - a.dateAdded.getTime())[0];

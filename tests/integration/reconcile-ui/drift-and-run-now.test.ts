@@ -5,6 +5,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { listDrift, listRuns } from "@/lib/reconcile/queries";
 import { createStaff } from "../../support/mirror";
+import { pageText } from "../../support/page-text";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 const queue = vi.hoisted(() => ({ sent: [] as string[], next: "job-1" as string | null }));
@@ -135,6 +136,43 @@ describe("drift decisions", () => {
         code: "not_found",
       },
     );
+  });
+});
+
+describe("an operation in the platform's list that did not decode", () => {
+  it("is shown with the item as sent and the decoder's reason, in English and in Russian", async () => {
+    const operationId = randomUUID();
+    const reason = 'status: unknown operation status "cancelled"';
+    const item = { id: operationId, status: "cancelled", amount: "100" };
+    const [withId, withoutId] = await Promise.all(
+      [operationId, null].map((id) =>
+        db.driftItem.create({
+          data: {
+            runId,
+            operationId: id,
+            kind: "unreadable",
+            fields: ["status"],
+            platformValue: { reason, item: id ? item : { id: "not-a-uuid" } },
+          },
+        }),
+      ),
+    );
+    const { default: Page } = await import("@/app/(console)/reconciliation/page");
+    const text = async (locale: "ru" | "en") => {
+      await db.user.update({ where: { id: financeId }, data: { locale, timeZone: "UTC" } });
+      return pageText(await Page({ searchParams: Promise.resolve({ state: "open" }) })).join(" | ");
+    };
+    const en = await text("en");
+    expect(en).toContain("unreadable: an operation in the platform's list that Paydesk cannot read");
+    expect(en).toContain(reason);
+    expect(en).toContain(`"status":"cancelled"`); // the item, in the platform column
+    expect(en).toContain(operationId);
+    expect(await text("ru")).toContain(
+      "не читается: операция в списке платформы, которую Paydesk не может прочитать",
+    );
+    const rows = (await listDrift({ state: "open", page: 1 })).rows;
+    expect(rows.find((r) => r.id === withId!.id)).toMatchObject({ reason, platformValue: item, operationId });
+    expect(rows.find((r) => r.id === withoutId!.id)).toMatchObject({ operationId: null, reason });
   });
 });
 

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import type { PlatformClient } from "@/lib/platform/client";
+import { createPlatformClient, type PlatformClient } from "@/lib/platform/client";
 import { applySnapshotsBatch } from "@/lib/operations/mirror/apply-batch";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { readOpenOperations } from "@/lib/reconcile/open-operations";
+import { listDrift } from "@/lib/reconcile/queries";
 import { runReconciliation } from "@/lib/reconcile/run";
 import { PlatformError } from "@/lib/platform/errors";
 import { walkOperations } from "@/lib/reconcile/walk";
 import { FakeList } from "../../support/fake-list";
-import { snapshot } from "../../support/operations";
+import { snapshot, wireJsonOf } from "../../support/operations";
 import { runNoteIn } from "../../support/notes";
 
 const db = getDb();
@@ -317,5 +318,123 @@ describe("runReconciliation", () => {
     });
     release();
     expect((await first).status).toBe("completed");
+  });
+});
+
+describe("an operation in the list that Paydesk cannot read", () => {
+  /** The platform's list endpoint over JSON texts, newest first, through the real client. */
+  function platformOver(items: string[]): PlatformClient {
+    let calls = 0;
+    const fetch = (async (_url: string, init?: RequestInit) => {
+      const { skip, take } = JSON.parse(String(init?.body)) as { skip: number; take: number };
+      const body = `{"status":"Success","data":[${items.slice(skip, skip + take).join(",")}],"totalNumberRecords":${items.length},"traceID":"list-${++calls}"}`;
+      return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
+    }) as unknown as typeof globalThis.fetch;
+    return createPlatformClient({
+      baseUrl: "http://platform.test/",
+      token: "t",
+      fetch,
+      retry: { attempts: 1 },
+    });
+  }
+  /** An operation's JSON text with some members replaced (raw JSON text). */
+  const edited = (op: ReturnType<typeof make>, over: Record<string, string>) =>
+    Object.entries(over).reduce(
+      (text, [key, value]) => text.replace(new RegExp(`"${key}":("[^"]*"|[^,}]*)`), `"${key}":${value}`),
+      wireJsonOf(op),
+    );
+
+  it("is a drift item with its id, the decoder's reason and the item; the run walks on and completes", async () => {
+    const [a, b, c, d, e] = [make(60), make(59), make(58), make(57), make(56)];
+    await applySnapshot(make(59, "in_progress", b.id), "readBack"); // mirrored before its status went odd
+    const items = [
+      wireJsonOf(a),
+      edited(b, { status: `"cancelled"` }), // the spec's status list is not complete
+      edited(d, { amount: `"1,5"` }),
+      // with text PostgreSQL cannot store: kept as U+FFFD rather than failing the page
+      edited(make(55), { id: `"not-a-uuid"`, idTransactionMerchant: "null", currency: `"RU\\u0000B"` }),
+      wireJsonOf(c),
+      wireJsonOf(e),
+    ];
+    const platform = platformOver(items);
+    const now = () => new Date("1990-02-01");
+    // take 2: the second page holds nothing Paydesk can read
+    const result = await runReconciliation({ kind: "full", platform, take: 2, now });
+    expect(result).toMatchObject({ status: "completed", pages: 3, operationsSeen: 3, inserted: 3, drift: 3 });
+    const runId = (result as { runId: string }).runId;
+    expect(await db.reconciliationRun.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: "completed",
+      errorCode: null,
+      stopCode: "endOfList",
+      watermark: a.dateAdded,
+    });
+    const mirrored = await db.operation.findMany({ where: { id: { in: [a, c, e].map((o) => o.id) } } });
+    expect(mirrored).toHaveLength(3);
+
+    const drift = await db.driftItem.findMany({ where: { runId }, orderBy: { operationId: "asc" } });
+    // b is still on the platform: not missing there, however it reads
+    expect(drift.every((i) => i.kind === "unreadable")).toBe(true);
+    const byId = (id: string | null) => drift.find((i) => i.operationId === id);
+    expect(byId(b.id)).toMatchObject({
+      fields: ["status"],
+      sourceRef: "list-1",
+      mirrorValue: { status: "in_progress", amount: "1500.5000" },
+      platformValue: {
+        reason: 'status: unknown operation status "cancelled"',
+        item: { ...b.raw, status: "cancelled" },
+      },
+      repairedAt: null,
+      state: "open",
+    });
+    expect(byId(d.id)).toMatchObject({
+      fields: ["amount"],
+      sourceRef: "list-2",
+      mirrorValue: null,
+      platformValue: { reason: "amount: expected a decimal number", item: { ...d.raw, amount: "1,5" } },
+    });
+    expect(byId(null)).toMatchObject({
+      fields: ["id", "idTransactionMerchant"],
+      platformValue: { item: { id: "not-a-uuid", idTransactionMerchant: null, currency: "RU\uFFFDB" } },
+    });
+    // the mirror keeps what it had
+    expect((await db.operation.findUniqueOrThrow({ where: { id: b.id } })).status).toBe("in_progress");
+
+    // staff see them where drift is listed: the item as the platform sent it, and why it did not read
+    const rows = (await listDrift({ state: "open", page: 1 })).rows.filter((r) => r.kind === "unreadable");
+    expect(rows.find((r) => r.operationId === b.id)).toMatchObject({
+      reason: 'status: unknown operation status "cancelled"',
+      platformValue: { ...b.raw, status: "cancelled" },
+      fields: ["status"],
+    });
+
+    // the next run completes too, and does not record the same items again
+    const next = await runReconciliation({ kind: "full", platform, take: 2, now });
+    expect(next).toMatchObject({ status: "completed", inserted: 0, drift: 0 });
+    expect(await db.driftItem.count({ where: { kind: "unreadable" } })).toBe(3);
+  });
+
+  it("an operation dated far ahead of the run does not hold later incremental runs to their first page", async () => {
+    const start = Date.UTC(1990, 0, 10);
+    const at = (m: number) => new Date(start + m * 60_000).toISOString();
+    const op = (m: number, dateAdded = at(m)) =>
+      snapshot({ status: "success", dateAdded, dateUpdated: dateAdded });
+    const list = new FakeList();
+    for (let m = 1; m <= 20; m++) list.add(op(-m));
+    list.add(op(0, "1990-12-01T00:00:00.000Z")); // the platform's clock or serialiser at fault
+    await runReconciliation({ kind: "full", platform: list, take: 10, now: () => new Date(start) });
+    const full = await db.reconciliationRun.findFirstOrThrow({ where: { kind: "full" } });
+    expect(full.watermark?.toISOString()).toBe(at(5)); // the run's start plus SKEW_MS
+
+    const fresh = Array.from({ length: 35 }, (_, i) => op(1 + i));
+    for (const o of fresh) list.add(o);
+    const result = await runReconciliation({
+      kind: "incremental",
+      platform: list,
+      take: 10,
+      overlapMinutes: 10,
+      now: () => new Date(start + 60 * 60_000),
+    });
+    expect(result).toMatchObject({ status: "completed", inserted: 35, pages: 5 });
+    expect(await db.operation.count({ where: { id: { in: fresh.map((o) => o.id) } } })).toBe(35);
   });
 });

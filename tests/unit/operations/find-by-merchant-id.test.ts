@@ -7,7 +7,12 @@ import { snapshot } from "../../support/operations";
 
 type Page = { skip: number; take: number };
 
-function fakePlatform(pages: Operation[][], total: number, deprecated: Operation[] = []) {
+function fakePlatform(
+  pages: Operation[][],
+  total: number,
+  deprecated: Operation[] = [],
+  unreadable: number[] = [],
+) {
   const listed: Page[] = [];
   const byId: string[] = [];
   const contexts: unknown[] = [];
@@ -19,7 +24,13 @@ function fakePlatform(pages: Operation[][], total: number, deprecated: Operation
       listOperations: async (page: Page, context: unknown) => {
         listed.push(page);
         contexts.push(context);
-        return { operations: pages[listed.length - 1] ?? [], totalNumberRecords: total, traceID: null };
+        const unread = Array.from({ length: unreadable[listed.length - 1] ?? 0 }, () => ({ id: null }));
+        return {
+          operations: pages[listed.length - 1] ?? [],
+          unreadable: unread,
+          totalNumberRecords: total,
+          traceID: null,
+        };
       },
       getOperationsByMerchantIdDeprecated: async (id: string, context: unknown) => {
         byId.push(id);
@@ -54,6 +65,19 @@ describe("findOperationByMerchantId", () => {
       { skip: 0, take: 500 },
       { skip: 3, take: 500 },
       { skip: 5, take: 500 },
+    ]);
+  });
+
+  it("items of a page that did not decode hold their places: the next page starts after them too", async () => {
+    const wanted = snapshot({ idTransactionMerchant: "order-wanted" });
+    // the second page is only unreadable items: the scan goes on past it rather than stopping there
+    const fake = fakePlatform([others(3), [], [wanted]], 100, [], [1, 4]);
+    const found = await findOperationByMerchantId(fake.platform as never, "order-wanted");
+    expect(found?.via).toBe("list");
+    expect(fake.listed).toEqual([
+      { skip: 0, take: 500 },
+      { skip: 4, take: 500 },
+      { skip: 8, take: 500 },
     ]);
   });
 

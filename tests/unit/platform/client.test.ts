@@ -280,6 +280,50 @@ describe("reads", () => {
     expect(recorder.calls[0]?.operationId).toBeNull();
   });
 
+  test("listOperations: an item that does not decode is set aside with its id, reason and raw JSON; the others are read", async () => {
+    const other = "0b2f3a1e-5c4d-4e6f-8a9b-1c2d3e4f5a6b";
+    const page = [
+      operationJson({ status: `"success"` }),
+      // the spec's status list is not complete
+      operationJson({ id: `"${other.toUpperCase()}"`, status: `"cancelled"` }),
+      operationJson({ id: `"not-a-uuid"`, amount: `"1,5"`, idTransactionMerchant: "null" }),
+      `"just text"`,
+    ].join(",");
+    fake.route("POST", "/api/operation/operation/list", {
+      body: specOk(`[${page}]`, `,"totalNumberRecords":57`),
+    });
+    const { client, recorder } = makeClient(fake);
+    const r = await client.listOperations({ skip: 0, take: 4 });
+    expect(r.totalNumberRecords).toBe(57);
+    expect(r.operations.map((o) => [o.id, o.status])).toEqual([[OP_ID, "success"]]);
+    expect(r.unreadable).toEqual([
+      {
+        id: other,
+        reason: 'status: unknown operation status "cancelled"',
+        fields: ["status"],
+        raw: expect.objectContaining({ id: other.toUpperCase(), status: "cancelled", amount: "62.50" }),
+      },
+      {
+        id: null,
+        reason: expect.stringMatching(
+          /^id: expected a UUID; idTransactionMerchant: .*; amount: expected a decimal number$/,
+        ),
+        fields: ["id", "idTransactionMerchant", "amount"],
+        raw: expect.objectContaining({ id: "not-a-uuid", amount: "1,5", idTransactionMerchant: null }),
+      },
+      { id: null, reason: "(root): expected an object", fields: [], raw: "just text" },
+    ]);
+    expect(recorder.calls[0]?.error).toBeNull();
+  });
+
+  test("listOperations: a page that is no list at all is a protocol error", async () => {
+    fake.route("POST", "/api/operation/operation/list", { body: specOk(`"x"`, `,"totalNumberRecords":1`) });
+    const { client } = makeClient(fake);
+    const e = (await rejection(client.listOperations({ skip: 0, take: 10 }))) as PlatformError;
+    expect(e.kind).toBe("protocol");
+    expect(e.message).toContain("expected an array");
+  });
+
   test("listOperations without totalNumberRecords is a protocol error (paging would guess)", async () => {
     fake.route("POST", "/api/operation/operation/list", { body: specOk("[]") });
     const { client } = makeClient(fake);

@@ -49,6 +49,43 @@ describe("walking the operation list", () => {
     await expect(walk()).rejects.toThrow("list failed at 2");
   });
 
+  it("counts unreadable items in the page for paging: a page of nothing but them does not end the walk", async () => {
+    const unreadable = (id: string | null) => ({
+      id,
+      reason: "status: unknown",
+      fields: ["status"],
+      raw: {},
+    });
+    const pages: Awaited<ReturnType<PlatformClient["listOperations"]>>[] = [
+      { operations: [operations[0]!], unreadable: [unreadable("u-1")], totalNumberRecords: 6, traceID: "a" },
+      // u-1 pushed down a page by a new operation: passed on once
+      {
+        operations: [],
+        unreadable: [unreadable("u-1"), unreadable(null)],
+        totalNumberRecords: 7,
+        traceID: "b",
+      },
+      { operations: [operations[1]!, operations[2]!], totalNumberRecords: 7, traceID: "c" },
+      { operations: [operations[3]!], totalNumberRecords: 7, traceID: "d" },
+    ];
+    const skips: number[] = [];
+    const source: Pick<PlatformClient, "listOperations"> = {
+      async listOperations({ skip }) {
+        skips.push(skip);
+        return pages.shift()!;
+      },
+    };
+    const walked = [];
+    for await (const page of walkOperations(source, { take: 2 })) walked.push(page);
+    expect(skips).toEqual([0, 2, 4, 6]);
+    expect(walked.map((p) => [p.operations.length, p.unreadable.map((u) => u.id)])).toEqual([
+      [1, ["u-1"]],
+      [0, [null]],
+      [2, []],
+      [1, []],
+    ]);
+  });
+
   describe("a page the platform failed for a passing reason", () => {
     const failure = (kind: PlatformErrorKind) =>
       new PlatformError({

@@ -1,0 +1,3 @@
+-- AlterEnum
+ALTER TYPE "DriftKind" ADD VALUE 'unreadable';
+
