@@ -63,6 +63,16 @@ function ipv4Octets(ip: string): number[] | null {
   return octets.every((o) => o <= 255) ? octets : null;
 }
 
+/**
+ * The first zero-padded number ("07") of an address's dotted IPv4 part (a whole IPv4 address or the tail
+ * of an IPv6 one), or null. Parsers disagree about "07" (decimal 7, octal 7, or refused); the request
+ * schema (lib/platform/requests.ts, zod's ipv4/ipv6) refuses it, so the form refuses it first.
+ */
+function paddedOctet(ip: string): string | null {
+  const quad = /(?:^|:)(\d{1,3}(?:\.\d{1,3}){3})$/.exec(ip)?.[1];
+  return quad?.split(".").find((o) => o.length > 1 && o.startsWith("0")) ?? null;
+}
+
 /** Why an address cannot be the end client's: the name of a sentence in `validation.clientData.clientIp`. */
 type IpReason =
   | "unspecified"
@@ -133,6 +143,9 @@ export function clientIpProblem(ip: string): Problem | null {
   const v4 = ipv4Octets(v);
   const v6 = v4 ? null : v.includes(":") ? ipv6Groups(v) : null;
   if (!v4 && !v6) return { message: "validation.clientData.clientIp.invalid" };
+  const padded = paddedOctet(v);
+  if (padded)
+    return { message: "validation.clientData.clientIp.leadingZero", params: { ip: v, octet: padded } };
   const why = v4 ? ipv4Problem(v4) : ipv6Problem(v6!);
   return why ? { message: `validation.clientData.clientIp.${why}`, params: { ip: v } } : null;
 }

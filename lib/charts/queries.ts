@@ -107,15 +107,40 @@ export async function medianTimeToFinal(r: ChartRange): Promise<TimeToFinalRow[]
     GROUP BY 1, 2 ORDER BY 1, 2`;
 }
 
-export type RateSource = { operationId: string; exchangeRate: string; dateAdded: Date } | null;
+export type RateSource = {
+  operationId: string;
+  exchangeRate: string;
+  dateAdded: Date;
+  /** When it became success: the moment its ledger postings carry (lib/ledger). */
+  completedAt: Date;
+} | null;
 
-/** The newest successful operation in the mirror: where the platform takes the balance rate from. */
+/**
+ * The operation the platform takes the balance rate from: the merchant's last successfully *completed*
+ * operation (spec: GET /balance, rule 1), i.e. the latest moment of becoming success, not the newest
+ * dateAdded (an operation added earlier may complete later).
+ *
+ * That moment is the one the ledger posts a success at (LedgerPosting.at: the first recorded change to
+ * success, the platform's dateUpdated when known, else the operation's dateUpdated), and the ledger's
+ * (at, operationId, kind) index answers "latest" by a backward scan that stops at the first success
+ * posting; Operation has no index on dateUpdated, so ordering the mirror by it would read every success.
+ * A success with no posting (its balance amounts all zero or unknown) is not considered.
+ */
 export async function lastSuccessfulOperationRate(): Promise<RateSource> {
-  const op = await getDb().operation.findFirst({
-    where: { status: "success" },
-    orderBy: [{ dateAdded: "desc" }, { id: "desc" }],
-    select: { id: true, exchangeRate: true, dateAdded: true },
-  });
-  if (!op?.exchangeRate) return null;
-  return { operationId: op.id, exchangeRate: op.exchangeRate.toFixed(), dateAdded: op.dateAdded };
+  const [row] = await getDb().$queryRaw<
+    { id: string; exchangeRate: string | null; dateAdded: Date; completedAt: Date }[]
+  >`
+    SELECT o.id, o."exchangeRate"::text AS "exchangeRate", o."dateAdded", p.at AS "completedAt"
+    FROM "LedgerPosting" p JOIN "Operation" o ON o.id = p."operationId"
+    WHERE p.kind IN ('payInCredit', 'payInCommission', 'payOutSettle', 'payOutDebit', 'payOutCommission')
+      AND o.status = 'success'
+    ORDER BY p.at DESC, p."operationId" DESC
+    LIMIT 1`;
+  if (!row?.exchangeRate) return null;
+  return {
+    operationId: row.id,
+    exchangeRate: new Prisma.Decimal(row.exchangeRate).toFixed(),
+    dateAdded: row.dateAdded,
+    completedAt: row.completedAt,
+  };
 }

@@ -43,9 +43,18 @@ export function jobHandlers(
         select: { idTransactionMerchant: true },
         take: 100,
       });
+      // One intent that fails (a bug, a database error) is logged and left for the next run; the intents
+      // after it in the batch (pay-ins, payment links and pay-outs alike) are still checked.
       for (const { idTransactionMerchant } of pending) {
-        const outcome = await resolvePendingIntent(platform, idTransactionMerchant);
-        getLog().info({ idTransactionMerchant, outcome: outcome.status }, "pending creation intent checked");
+        try {
+          const outcome = await resolvePendingIntent(platform, idTransactionMerchant);
+          getLog().info(
+            { idTransactionMerchant, outcome: outcome.status },
+            "pending creation intent checked",
+          );
+        } catch (err) {
+          getLog().error({ err, idTransactionMerchant }, "pending creation intent could not be checked");
+        }
       }
       return pending.length;
     },

@@ -68,6 +68,21 @@ async function failureOf(
     return { ok: false, code: "pending", message: t("failures.answerLost"), traceID: outcome.traceID };
   }
   const subject: RefusalSubject = creation.kind === "payIn" ? "payin" : "paymentLink";
+  if (outcome.refusedBeforeSending) {
+    // Paydesk's own refusal: nothing reached the platform, so there is no platform message to show.
+    const t = await translatorFor("payins");
+    const { field } = outcome.refusedBeforeSending;
+    return {
+      ok: false,
+      code: "rejected",
+      codeError: null,
+      message: field
+        ? t("failures.refusedBeforeSendingField", { field })
+        : t("failures.refusedBeforeSending"),
+      platformMessage: null,
+      traceID: null,
+    };
+  }
   const explained = explainPlatformRefusal(
     {
       codeError: outcome.codeError,

@@ -7,9 +7,11 @@ import { getSettings, type Settings } from "@/lib/settings/settings";
  * WebhookDelivery (every webhook body). Rows older than their retention are deleted in bounded batches
  * (a short transaction each, so the inbox and the recorder never wait long), walking from the oldest row. Never deleted, whatever their age:
  *   - a webhook not processed yet (still in the inbox);
- *   - rows of an operation with an open drift item (the evidence of the disagreement);
+ *   - rows of an operation with a drift item not resolved yet (open or acknowledged: the evidence of the
+ *     disagreement while someone looks into it);
  *   - rows of a pay-out (its operation, its idTransactionMerchant, its last traceID);
- *   - rows an audit entry points at (the row itself, or the operation the entry is about).
+ *   - rows an audit entry points at (the row itself, or the operation the entry is about, by its id or,
+ *     for a creation refused or lost before the operation had an id, by its idTransactionMerchant).
  * Issued statements point at none of these rows: each is frozen whole (its lines, totals, hash and the
  * bytes of each download), and its operations, their history and postings are never pruned. Keeping
  * every statement's call records would keep nearly all of them, a statement being issued every month.
@@ -17,8 +19,8 @@ import { getSettings, type Settings } from "@/lib/settings/settings";
  * Why batches and not monthly partitions (both measured by `npm run bench -- retention`, 10,000,000 rows):
  * the lookups are as fast either way (on 5 partitions, each lookup probing all 5), and a month drops in
  * ~40 ms against ~20 ms a 5,000-row batch; but a month dropped whole takes with it what retention keeps
- * (a fifth of the bench's oldest month: failed calls, kept 365 days; and any row a pay-out, an open
- * drift item or an audit entry points at, kept for ever), which would first have to be moved out.
+ * (a fifth of the bench's oldest month: failed calls, kept 365 days; and any row a pay-out, an
+ * unresolved drift item or an audit entry points at, kept for ever), which would first have to be moved out.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -28,16 +30,21 @@ const RUN_BUDGET_MS = 4 * 60 * 1000;
 
 const protectedByOperation = (alias: string) => `(
   ${alias}."operationId" IS NOT NULL AND (
-    EXISTS (SELECT 1 FROM "DriftItem" d WHERE d."operationId" = ${alias}."operationId" AND d.state = 'open')
+    EXISTS (SELECT 1 FROM "DriftItem" d WHERE d."operationId" = ${alias}."operationId" AND d.state <> 'resolved')
     OR EXISTS (SELECT 1 FROM "PayoutRequest" p WHERE p."operationId" = ${alias}."operationId")
     OR EXISTS (SELECT 1 FROM "AuditLog" a WHERE a."targetType" = 'operation' AND a."targetId" = ${alias}."operationId"::text)
   ))`;
 
+// A pay-in or payment link refused or lost at creation is audited under its idTransactionMerchant
+// (lib/payins/create.ts): its calls are kept by that id too (one probe of AuditLog's (targetType,
+// targetId) index per scanned row, like the probes by operation id).
 const protectedApiCall = `(
   ${protectedByOperation("s")}
   OR (s."idTransactionMerchant" IS NOT NULL
       AND EXISTS (SELECT 1 FROM "PayoutRequest" p WHERE p."idTransactionMerchant" = s."idTransactionMerchant"))
   OR (s."traceID" IS NOT NULL AND EXISTS (SELECT 1 FROM "PayoutRequest" p WHERE p."lastTraceID" = s."traceID"))
+  OR (s."idTransactionMerchant" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM "AuditLog" a WHERE a."targetType" = 'operation' AND a."targetId" = s."idTransactionMerchant"))
   OR EXISTS (SELECT 1 FROM "AuditLog" a WHERE a."targetType" = 'apiCall' AND a."targetId" = s.id::text)
 )`;
 

@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CreationKind } from "@/lib/generated/prisma/enums";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import type { PlatformClient } from "@/lib/platform/client";
-import { isPlatformError, PlatformError } from "@/lib/platform/errors";
+import { isPlatformError, PlatformError, PlatformRequestError } from "@/lib/platform/errors";
 import type {
   FullPaymentFormRequest,
   PayInRequest,
@@ -32,7 +32,16 @@ export type CreationOutcome =
       linkPaymentForm: string | null;
       operation: Operation | null;
     }
-  | { status: "rejected"; codeError: string | null; message: string; traceID: string | null }
+  | {
+      status: "rejected";
+      codeError: string | null;
+      message: string;
+      traceID: string | null;
+      /** Set when Paydesk refused the request itself, before sending it (PlatformRequestError): the
+       * field it named, or null. Only on the answer of the call that refused; the stored intent keeps the
+       * refusal's text and no platform code. */
+      refusedBeforeSending?: { field: string | null };
+    }
   | { status: "pending"; message: string; traceID: string | null };
 
 export class IdempotencyConflictError extends Error {
@@ -168,6 +177,21 @@ async function sendUntilKnown(
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       last = error;
+      if (error instanceof PlatformRequestError) {
+        // Refused locally, nothing was sent: sending it again cannot succeed, so the intent is settled
+        // as rejected (no platform code, no trace) instead of staying pending for the background job.
+        await db.creationIntent.update({
+          where: { idTransactionMerchant: id },
+          data: { state: "rejected", lastCodeError: null, lastMessage: error.message, lastTraceID: null },
+        });
+        return {
+          status: "rejected",
+          codeError: null,
+          message: error.message,
+          traceID: null,
+          refusedBeforeSending: { field: error.field },
+        };
+      }
       if (!isPlatformError(error)) throw error;
       if (error.codeError === "duplicateIdentifier") {
         // Our earlier attempt created it. If it cannot be found right now, the intent stays pending.

@@ -13,7 +13,7 @@ import {
   resolvePendingIntent,
   type Creation,
 } from "@/lib/operations/mirror/create-once";
-import { PlatformError, type PlatformErrorInit } from "@/lib/platform/errors";
+import { PlatformError, PlatformRequestError, type PlatformErrorInit } from "@/lib/platform/errors";
 import type { Operation } from "@/lib/platform/schemas";
 import { snapshot } from "../../support/operations";
 import { createStaff } from "../../support/mirror";
@@ -318,6 +318,45 @@ describe("final refusals and errors that are not the platform's", () => {
     });
     expect(calls).toHaveLength(1);
     expect(await intentOf(creation)).toMatchObject({ state: "rejected", lastMessage: "token refused" });
+  });
+
+  it("a request refused before sending is rejected at once with its reason, not left pending", async () => {
+    const creation = payout();
+    const refusal = new PlatformRequestError([
+      { field: "clientIP", message: "expected an IPv4 or IPv6 address" },
+    ]);
+    const { platform, calls } = scripted({
+      createPayOut: [
+        () => {
+          throw refusal;
+        },
+      ],
+    });
+    expect(await createOnce(platform, creation, {}, { resendDelayMs: 1 })).toEqual({
+      status: "rejected",
+      codeError: null,
+      message: refusal.message,
+      traceID: null,
+      refusedBeforeSending: { field: "clientIP" },
+    });
+    expect(calls).toHaveLength(1);
+    expect(waits).toEqual([]);
+    expect(await intentOf(creation)).toMatchObject({
+      state: "rejected",
+      attempts: 1,
+      lastCodeError: null,
+      lastTraceID: null,
+      lastMessage: "Request refused before sending: clientIP: expected an IPv4 or IPv6 address",
+    });
+    // the same form again (or the pending-intents job): the stored refusal, nothing sent
+    const again = scripted({});
+    expect(await createOnce(again.platform, creation)).toEqual({
+      status: "rejected",
+      codeError: null,
+      message: refusal.message,
+      traceID: null,
+    });
+    expect(again.calls).toEqual([]);
   });
 
   it.each([

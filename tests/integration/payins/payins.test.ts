@@ -3,7 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
+import { systemActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import type { PlatformClient } from "@/lib/platform/client";
 import type { InMemoryRecorder } from "../../support/in-memory-recorder";
 import { createStaff } from "../../support/mirror";
 import { clientFor, startSandbox } from "../../support/sandbox";
@@ -21,15 +23,18 @@ vi.mock("next/headers", () => ({
 }));
 
 const { createPayInAction, createPaymentLinkAction } = await import("@/lib/actions/payins");
+const { createPayIn } = await import("@/lib/payins/create");
 
 let sandbox: Sandbox;
 let recorder: InMemoryRecorder;
+let platform: PlatformClient;
 const db = getDb();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ seedDemoHistory: false });
   const client = clientFor(sandbox);
   recorder = client.recorder;
+  platform = client.platform;
   (globalThis as { paydeskPlatform?: unknown }).paydeskPlatform = client.platform;
   const finance = await createStaff("finance");
   session.current = { userId: finance.id, sessionVersion: 0 };
@@ -87,6 +92,41 @@ describe("host-to-host pay-in", () => {
     expect(result.traceID).toBeTruthy();
   });
 
+  it("a zero-padded IP octet is refused on the field, naming the number; nothing is stored or sent", async () => {
+    const input = { ...validPayIn(), clientIP: "85.143.12.07" };
+    const result = await createPayInAction(input);
+    expect(result).toMatchObject({ ok: false, code: "invalid" });
+    if (result.ok || !("fieldErrors" in result)) throw new Error("expected field errors");
+    expect(result.fieldErrors.clientIP).toEqual([
+      "85.143.12.07 has a number written with a leading zero (07): write each number without leading zeros, such as 85.143.12.7. The platform refuses zero-padded addresses.",
+    ]);
+    await nothingCreated(input.requestKey);
+  });
+
+  it("a request Paydesk refuses before sending is rejected with its field, not 'try again', and settled", async () => {
+    // past the form (an older form, another caller): the request schema refuses it, nothing is sent
+    const requestKey = randomUUID();
+    const input = { ...validPayIn(), requestKey, clientIP: "85.143.12.07", paymentMethod: "toCard" as const };
+    const result = await createPayIn(platform, systemActor, input);
+    expect(result).toEqual({
+      ok: false,
+      code: "rejected",
+      codeError: null,
+      message:
+        "Paydesk did not send this request: the value of clientIP is not in a form the platform accepts. Correct it and send the form again.",
+      platformMessage: null,
+      traceID: null,
+    });
+    expect(recorder.calls).toHaveLength(0);
+    expect(
+      await db.creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant: `payin-${requestKey}` } }),
+    ).toMatchObject({ state: "rejected", lastMessage: expect.stringMatching(/clientIP/) });
+    const entry = await db.auditLog.findFirstOrThrow({
+      where: { action: "payin.create", targetId: `payin-${requestKey}` },
+    });
+    expect(entry.after).toMatchObject({ outcome: "rejected" });
+  });
+
   it("takes an amount typed with a comma and a group space; the platform gets the plain decimal", async () => {
     const result = await createPayInAction({ ...validPayIn(), amount: "1\u00a0500,50" });
     expect(result).toMatchObject({ ok: true, amount: "1500.5" });
@@ -110,6 +150,16 @@ describe("in Russian (a browser asking for ru, no saved preference)", () => {
     if (result.ok || !("fieldErrors" in result)) throw new Error("expected field errors");
     expect(result.fieldErrors.amount).toEqual([
       "Сумму можно прочитать двояко. Запишите её без разделителя тысяч и с одним десятичным разделителем: 1500,50 или 1500.50.",
+    ]);
+    await nothingCreated(input.requestKey);
+  });
+
+  it("a zero-padded IP octet is refused in Russian, naming the number", async () => {
+    const input = { ...validPayIn(), clientIP: "::ffff:85.143.012.7" };
+    const result = await createPayInAction(input);
+    if (result.ok || !("fieldErrors" in result)) throw new Error("expected field errors");
+    expect(result.fieldErrors.clientIP).toEqual([
+      "В адресе ::ffff:85.143.012.7 есть число с ведущим нулём (012): запишите каждое число без ведущих нулей, например 85.143.12.7. Платформа не принимает адреса с ведущими нулями.",
     ]);
     await nothingCreated(input.requestKey);
   });
@@ -179,6 +229,8 @@ const badPayIn: Array<[string, string, Record<string, unknown>]> = [
   ["dummy IP 0.0.0.0", "clientIP", { clientIP: "0.0.0.0" }],
   ["loopback IP", "clientIP", { clientIP: "127.0.0.1" }],
   ["not an IP", "clientIP", { clientIP: "999.1.1.1" }],
+  ["zero-padded IP octet", "clientIP", { clientIP: "85.143.12.07" }],
+  ["zero-padded octet in a mapped IPv6", "clientIP", { clientIP: "::ffff:085.143.12.7" }],
   ["IP as a number", "clientIP", { clientIP: 3232235777 }],
   ["epoch registration date", "clientDateCreated", { clientDateCreated: "1970-01-01" }],
   ["future registration date", "clientDateCreated", { clientDateCreated: "2999-01-01" }],

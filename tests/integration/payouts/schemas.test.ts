@@ -9,6 +9,7 @@ import { requiredApprovalsFor } from "@/lib/payouts/policy";
 import { checkBalance } from "@/lib/payouts/balance-check";
 import { clientIpProblem, parseClientDateCreated } from "@/lib/anti-fraud/client-data";
 import { decisionSchema, payoutFormSchema } from "@/lib/payouts/schemas";
+import { payInRequestSchema } from "@/lib/platform/requests";
 import { canMove, CANCELLABLE, isFinalPayoutStatus, PAYOUT_STATUSES, TRANSITIONS } from "@/lib/payouts/state";
 
 const valid = {
@@ -98,6 +99,8 @@ describe("bad input is refused with a clear message on the field", () => {
     ["clientIP", "documentation range", "203.0.113.7", /documentation/],
     ["clientIP", "IPv6 unique local", "fd00::1", /unique local/],
     ["clientIP", "not an address", "999.1.1.1", /IPv4 or IPv6/],
+    ["clientIP", "zero-padded octet", "85.143.12.07", /leading zero \(07\)/],
+    ["clientIP", "zero-padded octet in a mapped IPv6", "::ffff:85.143.012.7", /leading zero \(012\)/],
     ["clientIP", "hostname", "example.com", /IPv4 or IPv6/],
     ["clientDateCreated", "in the future", "2999-01-01", /in the future/],
     ["clientDateCreated", "placeholder epoch", "1970-01-01", /before 1990/],
@@ -205,6 +208,23 @@ describe("good input is normalised", () => {
   test.each([["85.143.12.7"], ["2a02:6b8::2:242"], ["5.255.255.70"]])("public IP %s is accepted", (ip) =>
     expect(clientIpProblem(ip)).toBeNull(),
   );
+
+  // What the form lets through must pass the request schema too, or the intent is stored and then refused.
+  test.each([
+    ["85.143.12.07"],
+    ["085.143.12.7"],
+    ["85.143.00.7"],
+    ["::ffff:85.143.12.07"],
+    ["85.143.12.7"],
+    ["85.143.0.7"],
+    ["2a02:06b8::2:242"],
+    ["2A02:6B8::2:242"],
+    ["::ffff:85.143.12.7"],
+    ["2a02:6b8:0:0:0:0:85.143.12.7"],
+  ])("the form and the request schema agree on %s", (ip) => {
+    const wire = payInRequestSchema.shape.clientIP.safeParse(ip).success;
+    expect(clientIpProblem(ip) === null).toBe(wire);
+  });
 
   it("dates: a date-time without offset is UTC; an offset is kept", () => {
     const a = parseClientDateCreated("2023-04-17T10:30");

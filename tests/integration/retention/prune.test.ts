@@ -156,6 +156,39 @@ describe("retention of platform calls", () => {
     ]);
   });
 
+  it("keeps the calls of an acknowledged drift item, and of a refused pay-in its audit entry names by idTransactionMerchant", async () => {
+    const db = getDb();
+    const [acknowledgedOp, resolvedOp] = await insertOperations(
+      Array.from({ length: 2 }, () => ({ dateAdded: daysAgo(500) })),
+    );
+    const run = await db.reconciliationRun.create({ data: { kind: "full", status: "completed" } });
+    await db.driftItem.createMany({
+      data: [
+        { runId: run.id, operationId: acknowledgedOp!, kind: "amountMismatch", state: "acknowledged" },
+        { runId: run.id, operationId: resolvedOp!, kind: "amountMismatch", state: "resolved" },
+      ],
+    });
+    // createPayIn audits a creation that got no operation under its idTransactionMerchant
+    const refused = `payin-${randomUUID()}`;
+    await db.auditLog.create({
+      data: {
+        action: "payin.create",
+        targetType: "operation",
+        targetId: refused,
+        after: { idTransactionMerchant: refused, outcome: "rejected" },
+      },
+    });
+    await calls([
+      { tag: "acknowledged-drift", at: daysAgo(500), operationId: acknowledgedOp },
+      { tag: "resolved-drift", at: daysAgo(500), operationId: resolvedOp },
+      { tag: "refused-payin", at: daysAgo(500), ok: false, idTransactionMerchant: refused },
+      { tag: "unaudited-payin", at: daysAgo(500), ok: false, idTransactionMerchant: `payin-${randomUUID()}` },
+    ]);
+
+    await pruneExpiredRecords({ now, settings });
+    expect(await remainingCalls()).toEqual(["acknowledged-drift", "refused-payin"]);
+  });
+
   it("deletes in batches of the given size and stops at the run's time budget", async () => {
     await calls(Array.from({ length: 23 }, (_, i) => ({ tag: `old-${i}`, at: daysAgo(200) })));
     await calls([{ tag: "new", at: daysAgo(2) }]);
