@@ -41,7 +41,7 @@ export function BalanceCard({
         <p className="text-zinc-600 dark:text-zinc-400">
           {rateSource
             ? t.rich("rateSourceMirrored", {
-                at: when(rateSource.dateAdded),
+                at: when(rateSource.completedAt),
                 link: (chunks) => (
                   <Link href={`/operations/${rateSource.operationId}`} className="underline">
                     {chunks}
