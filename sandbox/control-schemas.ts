@@ -15,6 +15,13 @@ const positiveDecimalSetting = decimalSetting.refine(
   "must be greater than 0",
 );
 
+// The platform reports a rate with four decimals, and the rate an operation reports is the one its amounts
+// were computed with (spec: Operation, exchangeRate): a rate with more decimals could not be both.
+const rateSetting = positiveDecimalSetting.refine(
+  (value) => /^\d+(\.\d{1,4})?$/.test(value),
+  "a rate has at most 4 decimals",
+);
+
 const method = z.enum(ALL_METHODS as [string, ...string[]]);
 
 const url = z.string().refine((value) => URL.canParse(value), "must be a URL");
@@ -35,8 +42,8 @@ export const merchantPatchSchema = z
       .partial()
       .strict(),
     commission: z.object({ payIn: decimalSetting, payOut: decimalSetting }).partial().strict(),
-    rate: positiveDecimalSetting,
-    otherRates: z.record(z.string(), positiveDecimalSetting),
+    rate: rateSetting,
+    otherRates: z.record(z.string(), rateSetting),
     randomization: z.object({ enabled: z.boolean(), maxAdd: positiveDecimalSetting }).partial().strict(),
     maxTake: z.number().int().min(1).max(1_000_000),
     webhookUrl: url.nullable(),

@@ -1,10 +1,11 @@
 /**
  * ISO-8601 calendar dates and date-times ("2025-11-18", "2025-11-18T14:53:31.0796033Z",
- * "2025-11-18T17:53:31+03:00"). A date-time without an offset is read as UTC.
+ * "2025-11-18T17:53:31+03:00", "+0300" or "+03"; a comma before the fraction as ISO-8601 allows). A
+ * date-time without an offset is read as UTC.
  * Returns epoch milliseconds, or undefined when the text is not a valid ISO-8601 value.
  */
 const ISO_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,7}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,7}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 export function parseIsoDate(text: string): number | undefined {
   const match = ISO_PATTERN.exec(text);

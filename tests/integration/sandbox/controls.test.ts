@@ -78,6 +78,10 @@ describe("Controls › PATCH /__sandbox/merchants/{id}", () => {
       (await control(sandbox, "PATCH", "/merchants/demo", { tariff: { payOut: ["ecom"] } })).status,
     ).toBe(400);
     expect((await control(sandbox, "PATCH", "/merchants/demo", { rate: "1e3" })).status).toBe(400);
+    // an operation reports its rate with four decimals and its amounts must be computed with that rate
+    expect((await control(sandbox, "PATCH", "/merchants/demo", { rate: "95.12345678" })).status).toBe(400);
+    const otherRates = { otherRates: { KZT: "512.43719" } };
+    expect((await control(sandbox, "PATCH", "/merchants/demo", otherRates)).status).toBe(400);
     expect((await control(sandbox, "PATCH", "/merchants/demo", { dialect: "xml" })).status).toBe(400);
     expect((await control(sandbox, "PATCH", "/merchants/demo", { colour: "red" })).status).toBe(400);
     expect((await control(sandbox, "PATCH", "/merchants/nobody", { maxTake: 10 })).status).toBe(404);
