@@ -1,3 +1,4 @@
+import { BlockList, isIP } from "node:net";
 import type { MerchantState } from "./state";
 import type { ClientData } from "./types";
 
@@ -40,7 +41,17 @@ const PLACEHOLDER_IDS = new Set([
   "fake",
 ]);
 
-const DUMMY_IPS = new Set(["0.0.0.0", "::", "0:0:0:0:0:0:0:0", "127.0.0.1", "::1", "255.255.255.255"]);
+// Compared as addresses, not as text: "::0", "0:0::0" and "::ffff:0.0.0.0" are the same dummies.
+const DUMMY_IPS = new BlockList();
+for (const ip of ["0.0.0.0", "127.0.0.1", "255.255.255.255"]) DUMMY_IPS.addAddress(ip, "ipv4");
+for (const ip of ["::", "::1"]) DUMMY_IPS.addAddress(ip, "ipv6");
+
+function isDummyIp(text: string): boolean {
+  const mappedV4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(text)?.[1];
+  if (mappedV4 !== undefined) return isIP(mappedV4) === 4 && DUMMY_IPS.check(mappedV4, "ipv4");
+  const family = isIP(text);
+  return family !== 0 && DUMMY_IPS.check(text, family === 4 ? "ipv4" : "ipv6");
+}
 
 /** Registration dates before this moment are placeholders (0001-01-01, the Unix epoch...). */
 const EARLIEST_PLAUSIBLE_REGISTRATION = Date.UTC(1990, 0, 1);
@@ -56,7 +67,7 @@ export function dummyClientReason(
   const compact = id.replace(/[-\s]/g, "");
   if (PLACEHOLDER_IDS.has(id) || /^(.)\1*$/.test(compact) || /^random/.test(id))
     return `clientID '${client.clientID}' is a placeholder value`;
-  if (DUMMY_IPS.has(client.clientIP.toLowerCase())) return `clientIP ${client.clientIP} is a dummy address`;
+  if (isDummyIp(client.clientIP)) return `clientIP ${client.clientIP} is a dummy address`;
   if (registeredAtMs > nowMs) return "clientDateCreated is in the future";
   if (registeredAtMs < EARLIEST_PLAUSIBLE_REGISTRATION) return "clientDateCreated is a placeholder date";
   return undefined;

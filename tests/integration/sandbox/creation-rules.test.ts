@@ -107,6 +107,11 @@ describe("Endpoints › POST /host2host/payin › Rules 1 and 6: anti-fraud", ()
     ["clientIP 0.0.0.0", { clientIP: "0.0.0.0" }],
     ["clientIP ::", { clientIP: "::" }],
     ["clientIP 127.0.0.1", { clientIP: "127.0.0.1" }],
+    // the same dummies spelled otherwise: compared as addresses, not as text
+    ["clientIP ::0", { clientIP: "::0" }],
+    ["clientIP 0:0::0", { clientIP: "0:0::0" }],
+    ["clientIP ::ffff:0.0.0.0", { clientIP: "::ffff:0.0.0.0" }],
+    ["clientIP 0:0:0:0:0:0:0:1", { clientIP: "0:0:0:0:0:0:0:1" }],
     ["an empty clientID", { clientID: "" }],
     ["clientID '0'", { clientID: "0" }],
     ["clientID 'test'", { clientID: "test" }],
