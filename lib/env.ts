@@ -101,7 +101,14 @@ export const envSchema = z
       (v) => v === undefined || /^[A-Za-z0-9_-]{16,}$/.test(v),
       "must be at least 16 URL-safe characters (letters, digits, - or _)",
     ),
-    WEBHOOK_BEARER_TOKEN: optionalString,
+    /**
+     * The default of the webhookBearerToken setting, held to the setting's rules (16 to 512 printable
+     * ASCII characters): a value the Settings page would refuse must not enter through the environment.
+     */
+    WEBHOOK_BEARER_TOKEN: optionalString.refine(
+      (v) => v === undefined || /^[\x21-\x7e]{16,512}$/.test(v),
+      "must be 16 to 512 printable ASCII characters without spaces (openssl rand -hex 24)",
+    ),
     WEBHOOK_ALLOWED_IPS: cidrList,
     WEBHOOK_MAX_BODY_BYTES: positiveInt(65_536, "a whole number of bytes"),
     WEBHOOK_REFUSED_PER_MINUTE: positiveInt(60, "a whole number of requests"),

@@ -2,6 +2,8 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { describeDatabaseProblem } from "@/lib/db-check";
 import { getEnv } from "@/lib/env";
+import { getLog } from "@/lib/log";
+import { serializeError } from "@/lib/log-error";
 import type { PlatformClient } from "@/lib/platform/client";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import { sharedResult } from "@/lib/shared-result";
@@ -29,7 +31,13 @@ const age = (from: Date, now: Date) => `${Math.round((now.getTime() - from.getTi
 // One check a second answers every request: the database part opens a connection of its own.
 export const currentHealth = sharedResult(() => checkHealth(), 1_000);
 
-/** Database, platform reachability, webhook queue lag and the last complete reconciliation. */
+/**
+ * Database, platform reachability, webhook queue lag and the last complete reconciliation. Never throws
+ * for a part: a part whose check threw (a missing table, a connection cut after SELECT 1 answered) is
+ * failing, with the error as its detail, so the route answers 503 naming it and the answer is shared
+ * like any other (a check that threw would not be, and every request would query again). The errors
+ * are logged once per check.
+ */
 export async function checkHealth(options: HealthOptions = {}): Promise<Health> {
   const now = options.now ?? new Date();
   const databaseProblem = await describeDatabaseProblem(getEnv().DATABASE_URL, 2000);
@@ -37,18 +45,41 @@ export async function checkHealth(options: HealthOptions = {}): Promise<Health> 
     database: databaseProblem ? part("failing", databaseProblem) : part("ok", "answers"),
   };
   if (!databaseProblem) {
-    const platform = options.platform === undefined ? getPlatformClient() : options.platform;
+    const errors: Record<string, unknown> = {};
+    const guarded = async (name: string, check: () => Promise<HealthPart>): Promise<HealthPart> => {
+      try {
+        return await check();
+      } catch (error) {
+        errors[name] = error;
+        return part("failing", `could not be checked: ${errorLine(error)}`);
+      }
+    };
     const [platformPart, webhookQueue, reconciliation] = await Promise.all([
-      checkPlatform(now, platform),
-      checkWebhookQueue(now),
-      checkReconciliation(now),
+      guarded("platform", () =>
+        checkPlatform(now, options.platform === undefined ? getPlatformClient() : options.platform),
+      ),
+      guarded("webhookQueue", () => checkWebhookQueue(now)),
+      guarded("reconciliation", () => checkReconciliation(now)),
     ]);
     Object.assign(parts, { platform: platformPart, webhookQueue, reconciliation });
+    if (Object.keys(errors).length > 0)
+      getLog().error(
+        { errors: Object.fromEntries(Object.entries(errors).map(([name, e]) => [name, serializeError(e)])) },
+        "health check: parts could not be checked",
+      );
   }
   const failing = Object.entries(parts)
     .filter(([, p]) => !p.ok)
     .map(([name]) => name);
   return { ok: failing.length === 0, failing, parts };
+}
+
+/** One line of an error for a part's detail (Prisma's messages span lines): its code, then its message. */
+function errorLine(error: unknown): string {
+  const e: { code?: unknown; message?: unknown } = typeof error === "object" && error !== null ? error : {};
+  const message = typeof e.message === "string" ? e.message : String(error);
+  const line = `${typeof e.code === "string" ? `${e.code}: ` : ""}${message}`.replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
 type LastCall = {

@@ -74,6 +74,27 @@ describe("lib/env", () => {
     expect(found[0]).not.toContain("\n");
   });
 
+  // The rules of the setting it is the default of (webhookBearerToken in lib/settings/settings.ts).
+  it.each([
+    ["one character", "x"],
+    ["15 characters", "t".repeat(15)],
+    ["a space", `${"t".repeat(16)} x`],
+    ["a bidi control", `${"t".repeat(16)}\u202e`],
+    ["513 characters", "t".repeat(513)],
+  ])("refuses a webhook bearer token of %s, naming the variable", (_what, token) => {
+    const found = problems({ ...valid, WEBHOOK_BEARER_TOKEN: token });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^Configuration error: WEBHOOK_BEARER_TOKEN must be 16 to 512 printable ASCII/);
+  });
+
+  it("accepts a webhook bearer token the setting would accept, trimmed", () => {
+    const token = `${"A".repeat(15)}~`;
+    expect(parseEnv({ ...valid, WEBHOOK_BEARER_TOKEN: ` ${token} ` }).WEBHOOK_BEARER_TOKEN).toBe(token);
+    const longest = "!".repeat(512);
+    expect(parseEnv({ ...valid, WEBHOOK_BEARER_TOKEN: longest }).WEBHOOK_BEARER_TOKEN).toBe(longest);
+    expect(parseEnv(valid).WEBHOOK_BEARER_TOKEN).toBeUndefined();
+  });
+
   it("reports every problem, one line each", () => {
     expect(problems({})).toHaveLength(4);
   });
