@@ -4,7 +4,7 @@ import { z } from "zod";
 import { authorizedAction, stepUpAction } from "@/lib/auth/action";
 import { readRecipientNumber } from "@/lib/operations/detail/operation-detail";
 import { parseOperationFilter, viewParams } from "@/lib/operations/list/filter";
-import { refreshOperation } from "@/lib/operations/mirror/refresh";
+import { REFRESHES_PER_MINUTE, refreshOperation, type RefreshResult } from "@/lib/operations/mirror/refresh";
 import { deleteView, saveView } from "@/lib/operations/list/saved-views";
 import { maySearch, searchRefusalMessage } from "@/lib/operations/list/search-policy";
 import { revealRecipientNumber } from "@/lib/recipients/reveal";
@@ -21,11 +21,21 @@ export const refreshOperationAction = authorizedAction(
   async (input, { user }) => {
     const result = await refreshOperation(input.id, user.id);
     if (result.ok) return result;
-    const t = await translatorFor("operations.detail");
-    const message = result.code === "not_found" ? t("refreshNotFound") : t(`refreshFailed.${result.kind}`);
-    return { ...result, message };
+    return { ...result, message: await refreshFailureMessage(result) };
   },
 );
+
+async function refreshFailureMessage(failure: Exclude<RefreshResult, { ok: true }>): Promise<string> {
+  const t = await translatorFor("operations.detail");
+  switch (failure.code) {
+    case "rate_limited":
+      return t("refreshRateLimited", { limit: REFRESHES_PER_MINUTE });
+    case "not_found":
+      return t(failure.missingFrom === "mirror" ? "refreshNotMirrored" : "refreshNotFound");
+    case "platform_error":
+      return t(`refreshFailed.${failure.kind}`);
+  }
+}
 
 /** Shows one recipient number unmasked; every reveal is written to the audit log (recipients.reveal). */
 export const revealRecipientNumberAction = stepUpAction(

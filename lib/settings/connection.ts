@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
+import { createRateLimit } from "@/lib/http/rate-limit";
 import type { Locale } from "@/lib/i18n/locales";
 import { translatorIn } from "@/lib/i18n/translate";
 import { isPlatformError } from "@/lib/platform/errors";
@@ -32,7 +33,16 @@ export async function getPlatformConnection(): Promise<PlatformConnection> {
 
 export type ConnectionTest =
   | { ok: true; latencyMs: number; traceID: string | null; detail: string }
-  | { ok: false; latencyMs: number; traceID: string | null; message: string };
+  | { ok: false; latencyMs: number; traceID: string | null; message: string }
+  | { ok: false; code: "rate_limited"; message: string };
+
+export const CONNECTION_TESTS_PER_MINUTE = 6;
+
+/** Per user, per process (see lib/http/rate-limit.ts): each test is a platform call with the merchant's token. */
+export const connectionTestRateLimit = createRateLimit({
+  limit: CONNECTION_TESTS_PER_MINUTE,
+  windowMs: 60_000,
+});
 
 const FAILURE_KINDS = ["auth", "transport", "timeout", "protocol", "business"] as const;
 const isFailureKind = (kind: string): kind is (typeof FAILURE_KINDS)[number] =>
@@ -40,10 +50,17 @@ const isFailureKind = (kind: string): kind is (typeof FAILURE_KINDS)[number] =>
 
 /**
  * Reads the bank directory (a call that needs the token and moves no money); reports latency and
- * traceID, in the words of the given language (the user's).
+ * traceID, in the words of the given language (the user's). Past the user's limit, calls nothing.
  */
 export async function testPlatformConnection(actorUserId: string, locale: Locale): Promise<ConnectionTest> {
   const t = translatorIn("settings", locale);
+  if (!connectionTestRateLimit.take(actorUserId)) {
+    return {
+      ok: false,
+      code: "rate_limited",
+      message: t("connection.rateLimited", { limit: CONNECTION_TESTS_PER_MINUTE }),
+    };
+  }
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {

@@ -85,11 +85,15 @@ let cache: { at: number; settings: Settings } | null = null;
 
 export async function getSettings(): Promise<Settings> {
   if (cache && Date.now() - cache.at < CACHE_MS) return cache.settings;
-  const rows = await getDb().setting.findMany();
-  const stored = Object.fromEntries(rows.map((r) => [r.key, r.value]));
-  const settings = settingsSchema.parse({ ...defaults(), ...stored });
+  const settings = await readSettings(getDb());
   cache = { at: Date.now(), settings };
   return settings;
+}
+
+async function readSettings(db: Pick<Prisma.TransactionClient, "setting">): Promise<Settings> {
+  const rows = await db.setting.findMany();
+  const stored = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  return settingsSchema.parse({ ...defaults(), ...stored });
 }
 
 export function forgetCachedSettings(): void {
@@ -296,6 +300,8 @@ function orderProblem(k: SettingKey, next: Settings, t: SettingsTranslator): str
   return null;
 }
 
+const SETTINGS_SAVE_LOCK = 7370013;
+
 /**
  * Validates and stores one setting, audited with the old and new value (the bearer token as
  * configured or not), then drops this process's cache so the change applies at once. Refusals are
@@ -316,14 +322,14 @@ export async function saveSetting(
   if (!parsed.success) return invalid(problemText(parsed.error.issues[0], t));
   const next = parsed.data as Settings[SettingKey];
 
-  forgetCachedSettings();
-  const current = await getSettings();
-  const problem = orderProblem(k, { ...current, [k]: next }, t);
-  if (problem !== null) return invalid(problem);
-
   // A cleared value is stored as JSON null: it overrides the environment's default.
   const stored = next === null ? Prisma.JsonNull : (next as Prisma.InputJsonValue);
-  await getDb().$transaction(async (tx) => {
+  const saved = await getDb().$transaction(async (tx) => {
+    // Saves take turns, so the order check sees the settings a concurrent save has just written.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETTINGS_SAVE_LOCK})`;
+    const current = await readSettings(tx);
+    const problem = orderProblem(k, { ...current, [k]: next }, t);
+    if (problem !== null) return { ok: false as const, problem };
     await tx.setting.upsert({
       where: { key: k },
       create: { key: k, value: stored, updatedById: actor.id },
@@ -336,9 +342,10 @@ export async function saveSetting(
       before: auditValue(k, current[k]),
       after: auditValue(k, next),
     });
+    return { ok: true as const, settings: toPublicSettings({ ...current, [k]: next }) };
   });
+  if (!saved.ok) return invalid(saved.problem);
   forgetCachedSettings();
-  const saved = toPublicSettings({ ...current, [k]: next });
   const publicKey = (k === "webhookBearerToken" ? "webhookBearerTokenConfigured" : k) as keyof PublicSettings;
-  return { ok: true, key: k, value: saved[publicKey] } as SaveResult;
+  return { ok: true, key: k, value: saved.settings[publicKey] } as SaveResult;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { getOperationDetail } from "@/lib/operations/detail/operation-detail";
@@ -165,6 +165,7 @@ describe("refresh from platform", () => {
     ).toMatchObject({
       ok: false,
       code: "not_found",
+      missingFrom: "platform",
       traceID: "t-1",
     });
     const failing = {
@@ -183,5 +184,61 @@ describe("refresh from platform", () => {
       code: "platform_error",
       traceID: "t-2",
     });
+  });
+});
+
+describe("refresh from platform: what each click may cost", () => {
+  const holder = globalThis as { paydeskPlatform?: unknown };
+  let reads = 0;
+  const countingPlatform = {
+    getOperation: async () => {
+      reads += 1;
+      return { operation: null, traceID: "t-count" };
+    },
+  };
+  afterEach(() => {
+    holder.paydeskPlatform = undefined;
+    vi.useRealTimers();
+  });
+
+  it("answers an id that is not in the mirror without calling the platform", async () => {
+    const support = await createStaff("support");
+    session.current = { userId: support.id, sessionVersion: 0 };
+    holder.paydeskPlatform = countingPlatform;
+    reads = 0;
+    const { refreshOperationAction } = await import("@/lib/actions/operations");
+    expect(await refreshOperationAction({ id: randomUUID() })).toMatchObject({
+      ok: false,
+      code: "not_found",
+      message: "Paydesk has no operation with this id, so it was not read from the platform.",
+    });
+    expect(reads).toBe(0);
+  });
+
+  it("reads at most 30 times a minute per user, then refuses in words until the next minute", async () => {
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(now - (now % 60_000) + 30_000);
+    const [support, other] = [await createStaff("support"), await createStaff("support")];
+    holder.paydeskPlatform = countingPlatform;
+    reads = 0;
+    const { refreshOperationAction } = await import("@/lib/actions/operations");
+    session.current = { userId: support.id, sessionVersion: 0 };
+    for (let i = 0; i < 30; i++) {
+      expect(await refreshOperationAction({ id })).toMatchObject({ code: "not_found", traceID: "t-count" });
+    }
+    expect(await refreshOperationAction({ id })).toEqual({
+      ok: false,
+      code: "rate_limited",
+      message: "At most 30 refreshes a minute; wait a minute and try again.",
+    });
+    expect(reads).toBe(30);
+
+    session.current = { userId: other.id, sessionVersion: 0 };
+    expect(await refreshOperationAction({ id })).toMatchObject({ code: "not_found", traceID: "t-count" });
+    vi.setSystemTime(Date.now() + 60_000);
+    session.current = { userId: support.id, sessionVersion: 0 };
+    expect(await refreshOperationAction({ id })).toMatchObject({ code: "not_found", traceID: "t-count" });
+    expect(reads).toBe(32);
   });
 });

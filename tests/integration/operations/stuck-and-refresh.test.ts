@@ -97,7 +97,7 @@ describe("flagStuckOperations", () => {
 describe("refreshOperation when the read fails", () => {
   it("the platform's failure is answered with its kind and trace; anything else goes to the caller", async () => {
     const staff = await createStaff("support");
-    const id = randomUUID();
+    const id = await mirror("in_progress", minutesBefore(600), minutesBefore(300));
     const refusing = {
       getOperation: async () => {
         throw new PlatformError({
@@ -125,6 +125,7 @@ describe("refreshOperation when the read fails", () => {
     expect(await refreshOperation(id, staff.id, unknown)).toEqual({
       ok: false,
       code: "not_found",
+      missingFrom: "platform",
       traceID: "t-none",
     });
   });

@@ -1,10 +1,11 @@
 // Settings: each key validated and audited (the webhook bearer token never recorded nor sent back), and
 // the "test connection" button against the sandbox and against a dead address.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import { forgetCachedSettings, getSettings, saveSetting, toPublicSettings } from "@/lib/settings/settings";
+import { Decimal } from "@/lib/money/decimal";
 import { createPlatformClient } from "@/lib/platform/client";
 import { createStaff } from "../../support/mirror";
 import { clientFor, startSandbox } from "../../support/sandbox";
@@ -107,6 +108,26 @@ describe("saveSetting", () => {
     await saveSetting(actor(), "twoApprovalsAbove", "1000");
     const r = await saveSetting(actor(), "autoApproveBelow", "5000");
     expect(r).toMatchObject({ ok: false, message: expect.stringMatching(/cannot be above/) });
+  });
+
+  it("keeps the order between settings saved at the same time (two admins, two tabs)", async () => {
+    await saveSetting(actor(), "autoApproveBelow", "100");
+    await saveSetting(actor(), "twoApprovalsAbove", "1000");
+    await saveSetting(actor(), "apiCallRetentionDays", 30);
+    await saveSetting(actor(), "failedApiCallRetentionDays", 365);
+    const results = await Promise.all([
+      saveSetting(actor(), "autoApproveBelow", "500"),
+      saveSetting(actor(), "twoApprovalsAbove", "200"),
+      saveSetting(actor(), "apiCallRetentionDays", 300),
+      saveSetting(actor(), "failedApiCallRetentionDays", 60),
+    ]);
+    forgetCachedSettings();
+    const s = await getSettings();
+    await saveSetting(actor(), "autoApproveBelow", null);
+    await saveSetting(actor(), "failedApiCallRetentionDays", 365);
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+    expect(new Decimal(s.autoApproveBelow!).lessThanOrEqualTo(s.twoApprovalsAbove!)).toBe(true);
+    expect(s.failedApiCallRetentionDays).toBeGreaterThanOrEqual(s.apiCallRetentionDays);
   });
 
   it("keeps failed calls and refused webhooks at least as long as the rest, and says which bound holds", async () => {
@@ -230,6 +251,33 @@ describe("test connection", () => {
       ok: false,
       message: expect.stringMatching(/reached|time/),
     });
+  });
+});
+
+describe("test connection: what each click may cost", () => {
+  afterEach(() => {
+    session.current = { userId: adminId, sessionVersion: 0 };
+    vi.useRealTimers();
+  });
+
+  it("calls the platform at most 6 times a minute per user, then refuses in words until the next minute", async () => {
+    const now = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(now - (now % 60_000) + 30_000);
+    let calls = 0;
+    holder.paydeskPlatform = { getBanks: async () => ((calls += 1), { banks: [], traceID: "t-banks" }) };
+    const admin = await createStaff("admin");
+    session.current = { userId: admin.id, sessionVersion: 0 };
+    for (let i = 0; i < 6; i++) expect(await testConnectionAction()).toMatchObject({ ok: true });
+    expect(await testConnectionAction()).toEqual({
+      ok: false,
+      code: "rate_limited",
+      message: "At most 6 connection tests a minute; wait a minute and try again.",
+    });
+    expect(calls).toBe(6);
+    vi.setSystemTime(Date.now() + 60_000);
+    expect(await testConnectionAction()).toMatchObject({ ok: true, traceID: "t-banks" });
+    expect(calls).toBe(7);
   });
 });
 
