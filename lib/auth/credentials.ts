@@ -64,7 +64,7 @@ export async function checkCredentials(
       const twoFactorEnrolled = user.totpEnrolledAt !== null;
       // With a second factor the sign-in is not done yet: this attempt stays counted until the code is
       // right, so a known password cannot reset the count between guesses of the code.
-      if (!twoFactorEnrolled) await signedIn(user.id, now);
+      if (!twoFactorEnrolled) await attemptSucceeded(user.id, now);
       const { id, name, role, sessionVersion } = user;
       return { ok: true, user: { id, email: user.email, name, role, sessionVersion, twoFactorEnrolled } };
     }
@@ -77,23 +77,21 @@ export async function checkCredentials(
   }
 }
 
-/** A completed sign-in: the failure count and any lock are cleared. */
-export async function signedIn(userId: string, now: Date): Promise<void> {
+/**
+ * A right password or code: the failure count and any lock are cleared. `signedInAt` for a completed
+ * sign-in (a step-up's code leaves the last sign-in as it was).
+ */
+export async function attemptSucceeded(userId: string, signedInAt?: Date): Promise<void> {
   await getDb().user.update({
     where: { id: userId },
-    data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: now },
+    data: { failedSignIns: 0, lockedUntil: null, lastSignInAt: signedInAt },
   });
-}
-
-/** A right code at step-up (the user is signed in already): the failure count and any lock are cleared. */
-export async function attemptSucceeded(userId: string): Promise<void> {
-  await getDb().user.update({ where: { id: userId }, data: { failedSignIns: 0, lockedUntil: null } });
 }
 
 /**
  * Takes one attempt at an account (a password at sign-in, or a code at sign-in or step-up) before it
  * is checked: false while the account is locked, and then nothing may be checked. The attempt counts
- * as failed until a success clears the count (signedIn, attemptSucceeded); the attempt that reaches
+ * as failed until a success clears the count (attemptSucceeded); the attempt that reaches
  * LOCK_AFTER_FAILURES locks the account at once, for LOCK_MINUTES. One statement, so attempts made
  * together each count (PostgreSQL re-reads the row behind a concurrent update), and a process that dies
  * mid-check leaves at most a counted attempt, never a lock without an end.

@@ -6,7 +6,7 @@ import { postingKinds, type PostingKind } from "@/lib/ledger/rules";
 import { inLedgerSnapshot, type LedgerReader } from "@/lib/ledger/snapshot";
 import type { StatementPeriod } from "@/lib/ledger/statement";
 import { Decimal } from "@/lib/money/decimal";
-import { FIRST_DAY, LAST_DAY } from "@/lib/time/zone";
+import { isDateOnly } from "@/lib/time/zone";
 
 /** One line of a statement: a posting (or a movement outside operations) and the balance after it. */
 export type StatementPosting = {
@@ -38,7 +38,7 @@ export type StatementPosting = {
 const kindOrder = [...postingKinds, "outside"] as const;
 const cursorSchema = z.object({
   // A forged year 0000 would fail the query itself (PostgreSQL has no year 0).
-  at: z.iso.datetime().refine((at) => at.slice(0, 10) >= FIRST_DAY && at.slice(0, 10) <= LAST_DAY),
+  at: z.iso.datetime().refine((at) => isDateOnly(at.slice(0, 10))),
   key: z.uuid(),
   kind: z.enum(kindOrder),
 });

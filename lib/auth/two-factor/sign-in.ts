@@ -1,7 +1,13 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { cookies, headers } from "next/headers";
-import { claimAttempt, signedIn, slowDown, verifyNothing, type SignInResult } from "@/lib/auth/credentials";
+import {
+  attemptSucceeded,
+  claimAttempt,
+  slowDown,
+  verifyNothing,
+  type SignInResult,
+} from "@/lib/auth/credentials";
 import { getDb } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { servedOverHttps } from "@/lib/http/security-headers";
@@ -140,7 +146,7 @@ export async function completeChallenge(
     });
   }
   if (user.disabledAt) return { ok: false, reason: "disabled" };
-  await signedIn(user.id, now);
+  await attemptSucceeded(user.id, now);
   const { id, email, name, role, sessionVersion } = user;
   return { ok: true, user: { id, email, name, role, sessionVersion, twoFactorEnrolled: true } };
 }

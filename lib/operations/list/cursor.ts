@@ -1,5 +1,5 @@
 // Keyset cursor of the operations list: base64url of "<dateAdded ISO>|<id>", order dateAdded DESC, id DESC.
-import { FIRST_DAY, LAST_DAY } from "@/lib/time/zone";
+import { isDateOnly } from "@/lib/time/zone";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -34,8 +34,7 @@ export function decodeCursor(value: string): Cursor | null {
   if (rest.length || !iso || !id || !UUID.test(id)) return null;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(iso)) return null;
   // A forged year 0000 would fail the query itself (PostgreSQL has no year 0).
-  const day = iso.slice(0, 10);
-  if (day < FIRST_DAY || day > LAST_DAY) return null;
+  if (!isDateOnly(iso.slice(0, 10))) return null;
   const dateAdded = new Date(iso);
   return Number.isNaN(dateAdded.getTime()) ? null : { dateAdded, id };
 }
