@@ -67,9 +67,11 @@ function BalanceHistory({ points, ledger }: { points: BalancePoint[]; ledger?: C
     values: { balance: plot(p.amountInCurrencyBalance) },
     exact: { balance: exact(p.amountInCurrencyBalance, currency, locale) },
   }));
+  const title = t("balanceHistoryIn", { currency });
   return (
-    <ChartBox title={t("balanceHistoryIn", { currency })} testId="chart-balance">
+    <ChartBox title={title} testId="chart-balance">
       <LineSvgChart
+        label={title}
         data={data}
         series={[{ key: "balance", label: t("series.balance"), color: "#4f46e5" }]}
         step
@@ -105,9 +107,11 @@ function LedgerHistory({
       },
     };
   });
+  const title = t("ledgerHistory", { currency });
   return (
-    <ChartBox title={t("ledgerHistory", { currency })} testId="chart-balance">
+    <ChartBox title={title} testId="chart-balance">
       <LineSvgChart
+        label={title}
         data={data}
         series={[
           { key: "ledger", label: t("series.ledger"), color: "#4f46e5" },
@@ -148,13 +152,10 @@ function Volume({ rows, type }: { rows: VolumeRow[]; type: "payIn" | "payOut" })
           day.exact![r.status] = exact(r.amount, currency, locale);
           days.set(r.day, day);
         }
+        const title = t("volumeByStatus", { type: label, currency });
         return (
-          <ChartBox
-            key={currency}
-            title={t("volumeByStatus", { type: label, currency })}
-            testId={`chart-volume-${type}`}
-          >
-            <StackedBarSvgChart data={[...days.values()]} series={series} locale={locale} />
+          <ChartBox key={currency} title={title} testId={`chart-volume-${type}`}>
+            <StackedBarSvgChart label={title} data={[...days.values()]} series={series} locale={locale} />
           </ChartBox>
         );
       })}
@@ -191,6 +192,7 @@ export default function BalanceCharts({ data }: { data: ChartsData }) {
       ) : (
         <ChartBox title={t("successRateTitle")} testId="chart-success-rate">
           <LineSvgChart
+            label={t("successRateTitle")}
             data={byDay(data.successRate, (r) => plot(r.rate))}
             series={typeSeries}
             unit="%"
@@ -203,6 +205,7 @@ export default function BalanceCharts({ data }: { data: ChartsData }) {
       ) : (
         <ChartBox title={t("timeToFinalTitle")} testId="chart-time-to-final">
           <LineSvgChart
+            label={t("timeToFinalTitle")}
             data={byDay(data.timeToFinal, (r) => {
               const seconds = plot(r.medianSeconds);
               return seconds === null ? null : Math.round((seconds / 60) * 10) / 10;

@@ -1,6 +1,7 @@
 // Small SVG charts for the balance page: lines (optionally stepped) and stacked bars over a category axis,
 // with a grid, axis labels, a legend and a native tooltip (<title>) carrying the exact value text. They
 // replace a charting library that alone weighed about 110 kB gzip on the page's first load.
+// A screen reader reads the picture by its name and the values from a table that only it is shown.
 // Values are JS numbers for drawing only; the tooltips show the exact strings they came from.
 import { valueTicks } from "@/lib/charts/value-ticks";
 // Words (series labels) arrive translated; numbers and days are written as `locale` writes them.
@@ -34,6 +35,7 @@ function shortX(x: string, locale: Locale): string {
 }
 
 function Frame({
+  label,
   W,
   data,
   ticks,
@@ -42,6 +44,7 @@ function Frame({
   locale,
   children,
 }: {
+  label: string;
   W: number;
   data: Datum[];
   ticks: number[];
@@ -53,7 +56,7 @@ function Frame({
   const every = Math.max(1, Math.ceil(data.length / (W / 80)));
   const step = plotWidth(W) / Math.max(1, data.length);
   return (
-    <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" fontSize={11}>
+    <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-label={label} fontSize={11}>
       {ticks.map((t) => (
         <g key={t}>
           <line x1={PAD.left} x2={W - PAD.right} y1={y(t)} y2={y(t)} stroke="#d4d4d8" strokeDasharray="3 3" />
@@ -100,10 +103,57 @@ function scale(values: number[], floorAtZero: boolean) {
   return { ticks, y };
 }
 
+const valueText = (d: Datum, s: Series, unit: string) => {
+  const value = d.exact?.[s.key] ?? d.values[s.key];
+  return value === null || value === undefined ? "—" : `${value}${unit}`;
+};
+
 const tooltip = (d: Datum, s: Series, unit: string, locale: Locale) =>
-  `${fullX(d.x, locale)} · ${s.label}: ${d.exact?.[s.key] ?? d.values[s.key]}${unit}`;
+  `${fullX(d.x, locale)} · ${s.label}: ${valueText(d, s, unit)}`;
+
+/** The chart's values for a screen reader (visually hidden): a row per point of the axis, a column per series. */
+function ValuesTable({
+  label,
+  data,
+  series,
+  unit,
+  locale,
+}: {
+  label: string;
+  data: Datum[];
+  series: Series[];
+  unit: string;
+  locale: Locale;
+}) {
+  return (
+    <table className="sr-only">
+      <caption>{label}</caption>
+      <thead>
+        <tr>
+          <td />
+          {series.map((s) => (
+            <th key={s.key} scope="col">
+              {s.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {data.map((d) => (
+          <tr key={d.x}>
+            <th scope="row">{fullX(d.x, locale)}</th>
+            {series.map((s) => (
+              <td key={s.key}>{valueText(d, s, unit)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 export function LineSvgChart({
+  label,
   data,
   series,
   unit = "",
@@ -112,6 +162,8 @@ export function LineSvgChart({
   wide = false,
   locale = "en",
 }: {
+  /** the chart's name (its caption), for a screen reader */
+  label: string;
   data: Datum[];
   series: Series[];
   unit?: string;
@@ -128,7 +180,7 @@ export function LineSvgChart({
   const x = (i: number) => PAD.left + xStep * (i + 0.5);
   return (
     <div className="space-y-1">
-      <Frame W={W} data={data} ticks={ticks} y={y} unit={unit} locale={locale}>
+      <Frame label={label} W={W} data={data} ticks={ticks} y={y} unit={unit} locale={locale}>
         {series.map((s) => {
           // nulls are skipped (the line connects across them)
           const points = data.flatMap((d, i) => {
@@ -155,15 +207,18 @@ export function LineSvgChart({
         })}
       </Frame>
       {legend && <Legend series={series} />}
+      <ValuesTable label={label} data={data} series={series} unit={unit} locale={locale} />
     </div>
   );
 }
 
 export function StackedBarSvgChart({
+  label,
   data,
   series,
   locale = "en",
 }: {
+  label: string;
   data: Datum[];
   series: Series[];
   locale?: Locale;
@@ -175,7 +230,7 @@ export function StackedBarSvgChart({
   const barW = Math.max(2, xStep * 0.7);
   return (
     <div className="space-y-1">
-      <Frame W={W} data={data} ticks={ticks} y={y} unit="" locale={locale}>
+      <Frame label={label} W={W} data={data} ticks={ticks} y={y} unit="" locale={locale}>
         {data.map((d, i) => {
           let base = 0;
           return (
@@ -204,6 +259,7 @@ export function StackedBarSvgChart({
         })}
       </Frame>
       <Legend series={series} />
+      <ValuesTable label={label} data={data} series={series} unit="" locale={locale} />
     </div>
   );
 }

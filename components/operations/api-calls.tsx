@@ -2,16 +2,18 @@ import { useLocale, useTranslations } from "next-intl";
 import type { ApiCallItem } from "@/lib/operations/detail/operation-detail";
 import { formatDateTime } from "@/lib/time/zone";
 import { HeaderRow } from "@/components/ui/header-row";
+import { ScrollArea } from "@/components/ui/scroll-area";
 import { CallAnswer } from "@/components/operations/call-answer";
 import { TraceLink } from "@/components/operations/id-links";
 
 /** Every platform call about an operation, each traceID linking to the trace lookup. */
 export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
   const t = useTranslations("operations.calls");
+  const heading = useTranslations("operations.detail")("apiCalls");
   const locale = useLocale();
   if (calls.length === 0) return <p className="text-sm text-zinc-500">{t("empty")}</p>;
   return (
-    <div className="max-w-full overflow-x-auto">
+    <ScrollArea label={heading} className="max-w-full overflow-x-auto">
       <table className="min-w-full text-sm" data-testid="api-calls">
         <thead>
           <HeaderRow labels={[t("when"), t("call"), t("result"), "traceID", t("by")]} className="text-left" />
@@ -43,6 +45,6 @@ export function ApiCalls({ calls, tz }: { calls: ApiCallItem[]; tz: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { OperationCell } from "@/components/operations/operation-cells";
 import type { OperationColumn } from "@/lib/operations/list/columns";
 import type { OperationListItem } from "@/lib/operations/list/present";
+import { ScrollArea } from "@/components/ui/scroll-area";
 
 type LiveAnswer = { ok: true; rows: OperationListItem[]; newCount: number | null; newCountCapped: boolean };
 
@@ -67,7 +68,10 @@ export function OperationTable({
           {t("table.empty")}
         </p>
       ) : (
-        <div className="max-w-full overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800">
+        <ScrollArea
+          label={t("title")}
+          className="max-w-full overflow-x-auto rounded-md border border-zinc-200 dark:border-zinc-800"
+        >
           <table
             className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800"
             data-testid="operations-table"
@@ -102,7 +106,7 @@ export function OperationTable({
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </div>
   );

@@ -9,6 +9,7 @@ import type { Locale } from "@/lib/i18n/locales";
 import type { PayoutListItem } from "@/lib/payouts/queries";
 import { PAYOUT_STATUSES, type PayoutRequestStatus } from "@/lib/payouts/state";
 import { formatDateTime } from "@/lib/time/zone";
+import { ScrollArea } from "@/components/ui/scroll-area";
 
 /** The pay-out requests, newest first, filtered by status; numbers always masked (reveal is audited). */
 export function PayoutList({
@@ -55,7 +56,10 @@ export function PayoutList({
           {status ? t("list.emptyWithStatus", { status: t(`statuses.${status}`) }) : t("list.empty")}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+        <ScrollArea
+          label={t("title")}
+          className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800"
+        >
           <table className="min-w-full text-sm" data-testid="payouts-table">
             <thead className="bg-zinc-50 text-left dark:bg-zinc-900">
               <tr>
@@ -116,7 +120,7 @@ export function PayoutList({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </section>
   );

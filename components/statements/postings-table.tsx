@@ -4,6 +4,7 @@ import type { StatementPosting } from "@/lib/ledger/postings";
 import { exactAmount } from "@/lib/statements/exact-amount";
 import { formatDateTime } from "@/lib/time/zone";
 import { useCodeWords } from "./code-words";
+import { ScrollArea } from "@/components/ui/scroll-area";
 
 /** The statement's lines with the running balance; operations link to their page. Times in the statement's zone. */
 export function PostingsTable({
@@ -22,7 +23,7 @@ export function PostingsTable({
   if (rows.length === 0) return <p className="text-sm text-zinc-500">{t("noPostings")}</p>;
   const none = "—";
   return (
-    <div className="overflow-x-auto">
+    <ScrollArea label={t("document.postings")}>
       <table className="min-w-full text-xs" data-testid="statement-postings">
         <thead>
           <tr className="text-left">
@@ -83,6 +84,6 @@ export function PostingsTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -1,29 +1,32 @@
 import type { ReactNode } from "react";
 import { HeaderRow } from "@/components/ui/header-row";
+import { ScrollArea } from "@/components/ui/scroll-area";
 
 /**
  * The compact data table of the console's lists (audit log, webhook inbox, reconciliation runs and
  * drift, users): scrolls sideways on a narrow screen, one heading per label, the rows as children
- * (DataRow, or a row component of its own).
+ * (DataRow, or a row component of its own). `label` names the table for a screen reader (its heading).
  */
 export function DataTable({
   testId,
+  label,
   headers,
   children,
 }: {
   testId: string;
+  label: string;
   headers: readonly string[];
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollArea label={label}>
       <table className="w-full text-left text-sm" data-testid={testId}>
         <thead className="text-xs text-zinc-500">
           <HeaderRow labels={headers} />
         </thead>
         <tbody>{children}</tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 

@@ -2,6 +2,7 @@
 import { useTranslations } from "next-intl";
 import { useReveal } from "@/components/recipients/use-reveal";
 import { revealWebhookBodyAction } from "@/lib/actions/webhooks";
+import { ScrollArea } from "@/components/ui/scroll-area";
 
 /**
  * The raw body with recipient numbers masked, and a Reveal button for roles that may see them
@@ -24,20 +25,21 @@ export function RawBody({
     (r) => r.body,
     { reveal: t("reveal"), revealTitle: t("revealTitle") },
   );
+  const title = numbersMasked && body === null ? t("rawMasked") : t("rawExact");
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-baseline gap-3">
-        <h2 className="text-lg font-semibold">
-          {numbersMasked && body === null ? t("rawMasked") : t("rawExact")}
-        </h2>
+        <h2 className="text-lg font-semibold">{title}</h2>
         {controls(canReveal && numbersMasked)}
       </div>
-      <pre
-        data-testid="raw-body"
-        className="max-h-[32rem] overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-zinc-900"
+      <ScrollArea
+        label={title}
+        className="max-h-[32rem] overflow-auto rounded bg-zinc-100 p-2 dark:bg-zinc-900"
       >
-        {body ?? shown}
-      </pre>
+        <pre data-testid="raw-body" className="text-xs whitespace-pre-wrap break-all">
+          {body ?? shown}
+        </pre>
+      </ScrollArea>
     </div>
   );
 }

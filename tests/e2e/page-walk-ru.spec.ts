@@ -1,9 +1,10 @@
 // Every console page, in Russian, for a user of each role: no text node may be an English word taken
-// from the English catalog (a forgotten string), and no page may log a console error (a hydration
-// mismatch, a CSP refusal, a failed request). Raw data (code, pre, translate="no": ids, JSON bodies,
+// from the English catalog (a forgotten string), no page may log a console error (a hydration
+// mismatch, a CSP refusal, a failed request), and axe finds no WCAG 2.1 A/AA violation. Raw data (code, pre, translate="no": ids, JSON bodies,
 // e-mail addresses) is not text to translate and is skipped.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { roles, type Role } from "../../lib/auth/permissions";
 
@@ -99,10 +100,29 @@ function englishWordsOnPage(page: Page, words: string[]) {
   }, words);
 }
 
+/** axe's WCAG 2.1 A and AA violations on the page, one line each: rule, impact, the first elements. */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join(" | ")}`,
+  );
+}
+
 test.use({ locale: "ru-RU" });
 
+test("the sign-in page has no accessibility violation", async ({ page }) => {
+  await page.goto("/login");
+  expect(await accessibilityViolations(page)).toEqual([]);
+});
+
 for (const role of roles) {
-  test(`${role}: every page reads in Russian and logs no console error`, async ({ page }) => {
+  test(`${role}: every page reads in Russian, logs no console error and passes axe`, async ({ page }) => {
     test.setTimeout(180_000);
     const consoleErrors: string[] = [];
     page.on("console", (m) => {
@@ -112,14 +132,18 @@ for (const role of roles) {
     await signIn(page, role);
     await expect(page.locator("html")).toHaveAttribute("lang", "ru");
     const english: Record<string, string[]> = {};
+    const inaccessible: Record<string, string[]> = {};
     for (const url of await pagesOf(page)) {
       const response = await page.goto(url);
       expect(response?.status(), url).toBeLessThan(url === "/no-such-page" ? 500 : 400);
       await page.waitForLoadState("networkidle");
       const found = await englishWordsOnPage(page, [...englishOnly]);
       if (found.length) english[url] = found;
+      const violations = await accessibilityViolations(page);
+      if (violations.length) inaccessible[url] = violations;
     }
     expect(english).toEqual({});
+    expect(inaccessible).toEqual({});
     // A missing page answers 404 by design; the browser logs that one request.
     expect(consoleErrors.filter((e) => !/no-such-page: Failed to load resource/.test(e))).toEqual([]);
   });

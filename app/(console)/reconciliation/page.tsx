@@ -58,6 +58,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         ) : (
           <DataTable
             testId="runs-table"
+            label={t("runs.title")}
             headers={[
               t("runs.columns.started", { zone: timeZone }),
               t("runs.columns.kind"),
@@ -113,6 +114,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         ) : (
           <DataTable
             testId="drift-table"
+            label={t("drift.title")}
             headers={[
               t("drift.columns.found", { zone: timeZone }),
               t("drift.columns.kind"),

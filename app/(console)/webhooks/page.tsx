@@ -67,6 +67,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
       ) : (
         <DataTable
           testId="webhook-table"
+          label={t("inbox")}
           headers={[
             "#",
             t("column.received", { zone }),

@@ -73,6 +73,21 @@ describe("balance charts", () => {
     expect(html.match(/<rect /g)?.length).toBe(3);
   });
 
+  it("names each picture and gives a screen reader its values as a table", () => {
+    const svgs = html.match(/<svg [^>]*role="img"[^>]*>/g) ?? [];
+    expect(svgs.length).toBe(3);
+    for (const svg of svgs) expect(svg).toMatch(/aria-label="[^"]+"/);
+    expect(html).toContain('aria-label="Pay-ins: daily volume by status (RUB)"');
+    const tables = html.match(/<table class="sr-only">.*?<\/table>/g) ?? [];
+    expect(tables.length).toBe(3);
+    const volume = tables.find((t) =>
+      t.includes("<caption>Pay-ins: daily volume by status (RUB)</caption>"),
+    )!;
+    // a row per day, a column per status; a status without an amount that day is a dash
+    expect(volume).toContain('<th scope="row">2026-11-21</th><td>99.9999 RUB</td><td>—</td>');
+    expect(volume).toContain('<th scope="row">2026-11-20</th><td>150,000.5 RUB</td><td>2,000 RUB</td>');
+  });
+
   it("says when a chart has no data", () => {
     expect(html).toContain("Pay-outs: daily volume: no data in this period.");
     expect(html).toContain("Median time to a final status: no data in this period.");

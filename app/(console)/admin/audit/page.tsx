@@ -81,6 +81,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       {page && page.rows.length > 0 && (
         <DataTable
           testId="audit-table"
+          label={t("title")}
           headers={[
             t("columns.when"),
             t("columns.who"),

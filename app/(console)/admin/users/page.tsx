@@ -28,6 +28,7 @@ export default async function UsersPage() {
       <h2 className="text-lg font-semibold">{t("users.staff")}</h2>
       <DataTable
         testId="users-table"
+        label={t("users.staff")}
         headers={[
           t("users.columns.email"),
           t("users.columns.name"),

@@ -13,6 +13,7 @@ import { asWords } from "@/lib/i18n/worded-note";
 import { formatDateTime } from "@/lib/time/zone";
 import { deliveryIdSchema, getDelivery } from "@/lib/webhooks/inbox";
 import { OperationLink, TraceLink } from "@/components/operations/id-links";
+import { ScrollArea } from "@/components/ui/scroll-area";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("webhooks.delivery");
@@ -72,9 +73,9 @@ export default async function WebhookDeliveryPage({ params }: { params: Promise<
         <p className="text-sm text-zinc-500">{t("notProcessedAgain", { outcome: outcomes(d.outcome) })}</p>
       )}
       <h2 className="text-lg font-semibold">{t("headers")}</h2>
-      <pre className="overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-900">
-        {JSON.stringify(d.headers, null, 2)}
-      </pre>
+      <ScrollArea label={t("headers")} className="overflow-x-auto rounded bg-zinc-100 p-2 dark:bg-zinc-900">
+        <pre className="text-xs">{JSON.stringify(d.headers, null, 2)}</pre>
+      </ScrollArea>
       <RawBody
         id={d.id}
         body={d.body}
