@@ -11,7 +11,16 @@ import { z } from "zod";
 import type { Decimal } from "@/lib/money/decimal";
 import { normalisePaymentMethod, type PaymentMethod } from "./payment-methods";
 import { parsePlatformTimestamp } from "./timestamps";
-import { decimalFromWire, isWireObject, wireToRaw, type RawJson, type WireValue } from "./wire";
+import {
+  AMOUNT_DIGITS,
+  RATE_DIGITS,
+  decimalFromWire,
+  isWireObject,
+  wireToRaw,
+  type DecimalDigits,
+  type RawJson,
+  type WireValue,
+} from "./wire";
 import { normalisedText } from "./normalised-text";
 
 export const OPERATION_STATUSES = [
@@ -62,23 +71,31 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], max = 5): st
 
 // ---- field schemas -------------------------------------------------------------------------------
 
-const decimal = z.unknown().transform((v, ctx): Decimal => {
-  const d = decimalFromWire(v);
-  if (d) return d;
-  ctx.addIssue({ code: "custom", message: "expected a decimal number" });
-  return z.NEVER;
-});
-
-const nullableDecimal = z
-  .unknown()
-  .optional()
-  .transform((v, ctx): Decimal | null => {
-    if (v === undefined || v === null) return null;
-    const d = decimalFromWire(v);
+// Amounts and rates: plain notation within the digits their columns hold (wire.ts, DecimalDigits).
+const decimalField = (digits: DecimalDigits) =>
+  z.unknown().transform((v, ctx): Decimal => {
+    const d = decimalFromWire(v, digits);
     if (d) return d;
-    ctx.addIssue({ code: "custom", message: "expected a decimal number or null" });
+    ctx.addIssue({ code: "custom", message: "expected a decimal number" });
     return z.NEVER;
   });
+
+const nullableDecimalField = (digits: DecimalDigits) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v, ctx): Decimal | null => {
+      if (v === undefined || v === null) return null;
+      const d = decimalFromWire(v, digits);
+      if (d) return d;
+      ctx.addIssue({ code: "custom", message: "expected a decimal number or null" });
+      return z.NEVER;
+    });
+
+const amount = decimalField(AMOUNT_DIGITS);
+const nullableAmount = nullableDecimalField(AMOUNT_DIGITS);
+const rate = decimalField(RATE_DIGITS);
+const nullableRate = nullableDecimalField(RATE_DIGITS);
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** UUID text, lower-cased (the platform prints lower case; ids are compared as text downstream). */
@@ -131,14 +148,14 @@ const operationFieldsSchema = z.object({
   typeOperation,
   status,
   idTransactionMerchant: z.string(),
-  amountInitial: decimal,
-  amountRandomized: nullableDecimal,
-  amount: decimal,
-  amountComission: nullableDecimal,
+  amountInitial: amount,
+  amountRandomized: nullableAmount,
+  amount,
+  amountComission: nullableAmount,
   currency: z.string(),
-  amountInCurrencyBalance: nullableDecimal,
-  amountComissionInCurrencyBalance: nullableDecimal,
-  exchangeRate: nullableDecimal,
+  amountInCurrencyBalance: nullableAmount,
+  amountComissionInCurrencyBalance: nullableAmount,
+  exchangeRate: nullableRate,
   paymentDetailsData: paymentDetailsSchema.nullish(),
   linkPaymentForm: z.string().nullish(),
 });
@@ -326,11 +343,11 @@ export function decodePaymentForm(value: WireValue): PaymentFormResult {
 }
 
 export const balanceRecordSchema = z.object({
-  amountInCurrencyBalance: decimal,
+  amountInCurrencyBalance: amount,
   currencyBalance: z.string(),
-  amountInCurrencyPayment: decimal,
+  amountInCurrencyPayment: amount,
   currencyPayment: z.string(),
-  exchangeRate: decimal,
+  exchangeRate: rate,
 });
 export type BalanceRecord = z.output<typeof balanceRecordSchema>;
 

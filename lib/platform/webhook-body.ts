@@ -7,13 +7,15 @@
  * operation), text PostgreSQL cannot store (an escaped `\u0000`, or a lone surrogate such as `\ud800`:
  * see lib/storable-text.ts), one nested deeper than MAX_DEPTH, and a traceID longer than
  * TRACE_ID_MAX_LENGTH. Each would make the delivery, its note or its mirror write fail, or the parse
- * itself (a 503 the platform answers by sending it again, forever).
+ * itself (a 503 the platform answers by sending it again, forever). An amount in exponent notation, or
+ * with more digits than its column holds, makes the operation invalid (wire.ts, decimalFromWire).
+ * A leading byte order mark is ignored; the note of a body that is not JSON says what and where only.
  */
 import "server-only";
 import { UNSTORABLE_CHARACTER, escapeOf, withVisibleEscapes } from "@/lib/storable-text";
 import { readEnvelope } from "./envelope";
 import { SchemaMismatchError, decodeOperation, describeIssues, type Operation } from "./schemas";
-import { isWireObject, parseWireJson, type WireValue } from "./wire";
+import { WireSyntaxError, isWireObject, parseWireJson, type WireValue } from "./wire";
 
 /**
  * The spec's traceID is a UUID (36 characters); a longer one is taken up to this many characters. Past
@@ -73,7 +75,8 @@ export function parseWebhookBody(text: string): WebhookBody {
   try {
     value = parseWireJson(text);
   } catch (e) {
-    const detail = e instanceof Error ? e.message : String(e);
+    // Never another parser's message: those quote the body (wire-syntax.ts).
+    const detail = e instanceof WireSyntaxError ? e.message : e instanceof Error ? e.name : "invalid JSON";
     throw new WebhookBodyError("not-json", `Webhook body is not JSON: ${detail}`, null, { detail });
   }
   if (!isWireObject(value)) throw new WebhookBodyError("not-an-object", "Webhook body is not a JSON object");

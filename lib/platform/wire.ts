@@ -11,8 +11,10 @@ import "server-only";
 import { LosslessNumber, isLosslessNumber, parse, stringify } from "lossless-json";
 import { setOwnProperty } from "@/lib/own-property";
 import { Decimal, assertPositive, isDecimalString, toDecimal, toWireString } from "@/lib/money/decimal";
+import { wireSyntaxError } from "./wire-syntax";
 
 export { LosslessNumber, isLosslessNumber };
+export { WireSyntaxError } from "./wire-syntax";
 
 /** A parsed wire value: JSON with numbers as LosslessNumber. */
 export type WireValue = null | boolean | string | LosslessNumber | WireValue[] | { [key: string]: WireValue };
@@ -21,16 +23,34 @@ export type WireObject = { [key: string]: WireValue };
 /** JSON for storage (raw payload): numbers are their exact decimal text, as strings. */
 export type RawJson = null | boolean | string | RawJson[] | { [key: string]: RawJson };
 
-/** Parses JSON text keeping numbers exact. Throws SyntaxError on invalid JSON. */
+/**
+ * Parses JSON text keeping numbers exact. One leading byte order mark (U+FEFF) is ignored, as RFC 8259
+ * allows a receiver to: some senders write one. Throws WireSyntaxError on invalid JSON: its kind and
+ * position, never the text found there.
+ */
 export function parseWireJson(text: string): WireValue {
-  const marked = markNumbers(text);
-  return marked === null ? (parse(text) as WireValue) : restoreNumbers(JSON.parse(marked) as unknown);
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const json = bom ? text.slice(bom) : text;
+  const marked = markNumbers(json);
+  if (marked !== null) {
+    try {
+      return restoreNumbers(JSON.parse(marked) as unknown);
+    } catch {
+      // Invalid: V8's message quotes the marked copy, so lossless-json reads it again to say where.
+    }
+  }
+  try {
+    return parse(json) as WireValue;
+  } catch (error) {
+    throw error instanceof SyntaxError ? wireSyntaxError(error, bom) : error;
+  }
 }
 
 // Fast path: the native JSON.parse (an order of magnitude faster than a parser written in JavaScript)
 // on a copy of the text where every number literal is turned into a string starting with U+0001, then
 // those strings back into LosslessNumber. Any text this cannot handle exactly (an invalid number, an
-// unterminated string, or a text that contains the escape \u0001 anywhere) goes through lossless-json.
+// unterminated string, or a text that contains the escape \u0001 anywhere) goes through lossless-json,
+// and so does text the native parser refuses (for the error's position).
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const MARK = "\\u0001"; // the six characters \u0001: JSON.parse turns them into U+0001
 
@@ -105,16 +125,31 @@ export function wireToRaw(value: WireValue): RawJson {
 }
 
 /**
- * A decimal from the wire: a JSON number (LosslessNumber) or, leniently, a plain decimal string.
- * Returns null for anything else (JS numbers included: they may already have lost digits).
+ * How many digits a decimal from the wire may have. Before the separator, one fewer than its column
+ * holds (amounts NUMERIC(24,4): 20, rates NUMERIC(24,8): 16), so that a value read is a value the
+ * mirror can store even once rounded to the column's scale, and a pay-out's amount plus its commission
+ * (the ledger's hold, NUMERIC(24,4)) fits too. After it, 28 (what a 128-bit decimal type prints at
+ * most): the columns keep 4 (8) and round the rest, as before.
  */
-export function decimalFromWire(value: unknown): Decimal | null {
-  if (isLosslessNumber(value)) {
-    const d = new Decimal(value.value);
-    return d.isFinite() ? d : null;
-  }
-  if (typeof value === "string" && isDecimalString(value)) return new Decimal(value);
-  return null;
+export type DecimalDigits = { readonly integer: number; readonly fraction: number };
+export const AMOUNT_DIGITS: DecimalDigits = { integer: 19, fraction: 28 };
+export const RATE_DIGITS: DecimalDigits = { integer: 15, fraction: 28 };
+
+/**
+ * A decimal from the wire: a JSON number (LosslessNumber) or, leniently, a decimal string, in plain
+ * notation within `digits`. Returns null for anything else: exponent notation (the spec never uses it,
+ * and `1e300000000`, a few bytes here, is 300 million digits written out), JS numbers (they may
+ * already have lost digits), junk.
+ */
+export function decimalFromWire(value: unknown, digits: DecimalDigits = AMOUNT_DIGITS): Decimal | null {
+  const text = isLosslessNumber(value) ? value.value : typeof value === "string" ? value : null;
+  return text !== null && isPlainWithin(text, digits) ? new Decimal(text) : null;
+}
+
+function isPlainWithin(text: string, digits: DecimalDigits): boolean {
+  if (text.length > digits.integer + digits.fraction + 2 || !isDecimalString(text)) return false;
+  const [whole = "", fraction = ""] = text.replace(/^-/, "").split(".");
+  return whole.length <= digits.integer && fraction.length <= digits.fraction;
 }
 
 /** A safe integer from the wire (totalNumberRecords...), or null. */

@@ -6,6 +6,7 @@ export type InboxRow = {
   sourceIp: string | null;
   headers: Record<string, string>;
   body: string;
+  /** Stored as at most BODY_BYTES_MAX. */
   bodyBytes: number;
   outcome: WebhookOutcome;
   /** The note, as outcome-notes.ts stores it. */
@@ -20,6 +21,13 @@ export type InboxRow = {
 type Pending = { row: InboxRow; resolve: (id: bigint) => void; reject: (error: unknown) => void };
 
 const MAX_BATCH = 200;
+
+/**
+ * The most the INT4 column "bodyBytes" holds. A refused request's size may be its declared
+ * Content-Length, up to 15 digits: stored as this much (its note keeps the declared number), never
+ * failing the insert.
+ */
+export const BODY_BYTES_MAX = 2 ** 31 - 1;
 
 const INSERT = `INSERT INTO "WebhookDelivery"
     ("sourceIp", headers, body, "bodyBytes", outcome, "outcomeCode", "outcomeArgs", "operationId", "operationStatus", "traceID", "processedAt")
@@ -65,8 +73,12 @@ async function insert(rows: InboxRow[]): Promise<bigint[]> {
   const { rows: stored } = await poolQuery<{ id: string }>({
     name: "inbox-insert",
     text: INSERT,
-    values: [JSON.stringify(rows)],
+    values: [JSON.stringify(rows.map(withStorableSize))],
   });
   if (stored.length !== rows.length) throw new Error(`stored ${stored.length} of ${rows.length} webhooks`);
   return stored.map((r) => BigInt(r.id));
+}
+
+function withStorableSize(row: InboxRow): InboxRow {
+  return row.bodyBytes > BODY_BYTES_MAX ? { ...row, bodyBytes: BODY_BYTES_MAX } : row;
 }

@@ -23,6 +23,7 @@ type ArgsByCode = {
   bodyTooLarge: { bytes: number | null; limit: number } & Cut;
   bodyHasNul: Cut;
   bodyEmpty: Cut;
+  /** the parse error's kind and position (`invalid number at position 76`), never the text there */
   bodyNotJson: { detail: string } & Cut;
   bodyNotObject: Cut;
   /** where the body holds U+0000 or a lone surrogate, and which (escaped) */
@@ -39,6 +40,8 @@ type ArgsByCode = {
   readBackFailed: { attempts: number; error: string };
   /** processing threw (anything but a failed read-back) on every attempt: the last error */
   processingFailed: { attempts: number; error: string };
+  /** claimed more times than processing is tried, none of them finished (a killed process) */
+  processingUnfinished: { attempts: number };
   unknownToPlatform: { operationId: string };
   readBackStatusDiffers: { said: string; read: string };
   readBackFieldsDiffer: { fields: string[] };
@@ -72,6 +75,7 @@ export const OUTCOME_CODES = [
   "wouldChangeFinal",
   "readBackFailed",
   "processingFailed",
+  "processingUnfinished",
   "unknownToPlatform",
   "readBackStatusDiffers",
   "readBackFieldsDiffer",
@@ -145,6 +149,8 @@ export function wordOutcome(
       return { text: t(`${N}.${code}`), data: text(args.detail), ...(cutWords && { after: cutWords }) };
     case "bodyTooDeep":
       return plain({ limit: count(args.limit) });
+    case "processingUnfinished":
+      return plain({ attempts: count(args.attempts) });
     case "traceIdTooLong":
       return plain({ length: count(args.length), limit: count(args.limit) });
     case "envelopeNotSuccess":
@@ -189,7 +195,7 @@ export function wordOutcome(
 }
 
 /**
- * Why the body is not a webhook, as a note (the parser's own words, when it has them, as data). Also
+ * Why the body is not a webhook, as a note (what the parser found, when it says, as data). Also
  * the note of a delivery stored before a check existed and refused by it when processed (process.ts):
  * one mapping from the parser's reasons to the receiver's codes, beside the codes.
  */

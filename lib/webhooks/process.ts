@@ -86,11 +86,11 @@ const RELEASE_DELIVERIES = `UPDATE "WebhookDelivery" d SET "claimedUntil" = NULL
 /**
  * Processes received webhooks; several workers may run at once. Deliveries are leased a few at a time
  * (SKIP LOCKED, no transaction held across a read-back), then decided one after the other. A webhook is
- * a hint (see apply-snapshot.ts): a non-final status of a mirrored operation whose other fields match
- * the mirror is applied from the body; anything else (a final status, an unknown operation, different
- * amounts or details, a dateUpdated ahead of its arrival) is applied only from GET by id, and a
- * read-back that contradicts the webhook is applied as the truth and flagged. Returns how many
- * deliveries were handled.
+ * a hint (see apply-snapshot.ts): a later non-final status of a mirrored operation whose other fields
+ * match the mirror has its status and date applied from the body; anything else (a final status, an
+ * unknown operation, different amounts or details, a dateUpdated ahead of its arrival or behind the
+ * mirror's) is applied only from GET by id, and a read-back that contradicts the webhook is applied as
+ * the truth and flagged. Returns how many deliveries were handled.
  */
 export async function processPendingWebhooks(
   platform: Pick<PlatformClient, "getOperation">,
@@ -128,6 +128,16 @@ export async function processPendingWebhooks(
  * refuses to record even that.
  */
 async function handle(row: Claimed, platform: Pick<PlatformClient, "getOperation">): Promise<void> {
+  // Every attempt that ends records a decision or a retry, and the last one settles the delivery: one
+  // claimed past the limit never ended, each time (its process was killed or ran out of memory on it,
+  // or the database went away). It is not tried again, or one delivery could crash every worker in turn.
+  if (row.processingAttempts > MAX_PROCESSING_ATTEMPTS) {
+    const attempts = row.processingAttempts - 1;
+    getLog().warn({ deliveryId: row.id, attempts }, "webhook processing never finished");
+    const note = { code: "processingUnfinished" as const, args: { attempts } };
+    await poolQuery({ text: settlement(row, { outcome: "failed", note, readBackTraceID: null }) });
+    return;
+  }
   let decision: Decision | typeof SETTLED;
   try {
     decision = await decide(row, platform);

@@ -150,8 +150,8 @@ export async function receiveWebhook(
 
   const kept = keptBody(body, verdict, declared);
   const { text, bytes } = kept;
-  // The parser's own words in a note (bodyNotJson) are data from outside: stored with U+FFFD in place
-  // of anything jsonb refuses, like the body's NUL below.
+  // A note may quote the body (a path in bodyUnstorableText): stored with U+FFFD in place of anything
+  // jsonb refuses, like the body's NUL below.
   const note = kept.note && storableValue(kept.note);
   const deliveryId = await storeInboxRow({
     sourceIp: incoming.sourceIp,

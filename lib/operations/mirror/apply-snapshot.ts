@@ -10,6 +10,7 @@ import {
   type MirrorFields,
 } from "@/lib/operations/mirror/mirror-fields";
 import { lockAndReadMirrorStates, type MirrorState } from "@/lib/operations/mirror/mirror-state";
+import { fillFromCreation, writeHint } from "@/lib/operations/mirror/narrow-writes";
 import {
   mirrorRow,
   statusChangeOf,
@@ -24,12 +25,17 @@ import { isFinal, statusRank } from "@/lib/operations/status";
  * invariants:
  *
  * 1. A webhook is a hint. The platform signs nothing, so a webhook never creates a row and never sets
- *    an amount or any field other than the status and dateUpdated. It is applied on its own only when
- *    the operation is mirrored, its status is not final, every other field it carries equals the
- *    mirror's and its dateUpdated is not later than its arrival plus SKEW_MS. Otherwise the outcome is
- *    `unconfirmed`, nothing changes, and the caller reads the operation back (lib/webhooks/process.ts).
- *    A hint that arrived before the mirror's last platform read was sent, or that follows a final
- *    status, is `stale` (that read answered it already); a copy of the mirrored state is `unchanged`.
+ *    an amount or any field other than the status and dateUpdated: an applied hint writes those two with
+ *    its source and arrival, and the row keeps the amounts, details and `raw` of the last platform read.
+ *    It is applied on its own only when the operation is mirrored, its status is not final and is later
+ *    than the mirror's, every other field it carries equals the mirror's, and its dateUpdated is neither
+ *    later than its arrival plus SKEW_MS nor earlier than the mirror's. A later status with an earlier
+ *    date, and any other hint the mirror cannot take on its word, is `unconfirmed`: nothing changes, and
+ *    the caller reads the operation back (lib/webhooks/process.ts). A hint that arrived before the
+ *    mirror's last platform read was sent, that follows a final status or that shows an earlier status is
+ *    `stale` (that read answered it already). A hint of the mirrored status changes nothing, whatever its
+ *    date (`unchanged`; `stale` when its date is not later): taken on its word, a forged later date would
+ *    make the genuine moves after it look stale.
  * 2. The platform's own API (creation answer, read-back, list, manual refresh) outranks webhooks. Each
  *    row records its snapshot's source (`lastSource`) and when Paydesk received it
  *    (`snapshotReceivedAt`: a webhook's arrival, the moment a read was sent). An API snapshot is `stale`
@@ -42,7 +48,9 @@ import { isFinal, statusRank } from "@/lib/operations/status";
  * 4. A final status never changes (`conflict`, mirror unchanged); a later API snapshot may still correct
  *    the other fields of a final operation.
  * 5. A snapshot that lacks paymentDetailsData, the method or the payment-form link keeps the stored ones
- *    (a by-id read of a pay-in may omit the details; pay-out reads carry no method).
+ *    (a by-id read of a pay-in may omit the details; pay-out reads carry no method). A creation answer
+ *    that is not applied (a webhook's read-back inserted the operation first) still fills in the method
+ *    and the link where the mirror has none.
  * 6. Each status change is recorded with its source and reference. Concurrent snapshots of one operation
  *    are serialised by an advisory lock on its id.
  */
@@ -167,10 +175,11 @@ function judgeHint(current: MirrorState | null, incoming: IncomingSnapshot): Jud
   if (claims.length > 0) return unconfirmed({ why: "differsFromMirror", fields: claims });
   const mirrored = orderingTime(current);
   const claimed = incoming.dateUpdated?.getTime() ?? -Infinity;
-  if (statusRank(incoming.status) > statusRank(current.status) && claimed >= mirrored)
-    return result("updated");
-  if (incoming.status === current.status && claimed > mirrored) return result("updated");
-  return result("stale");
+  if (incoming.status === current.status) return result(claimed > mirrored ? "unchanged" : "stale");
+  if (statusRank(incoming.status) <= statusRank(current.status)) return result("stale");
+  if (claimed >= mirrored) return result("updated");
+  // A later status dated before the mirror: which one is newer, the platform's read decides.
+  return unconfirmed({ why: "differsFromMirror", fields: differences });
 }
 
 /**
@@ -189,14 +198,19 @@ export async function applySnapshot(
     const judgement = judgeSnapshot(current, incomingSnapshot(op, source, receivedAt));
     const { outcome } = judgement;
     if (outcome !== "inserted" && outcome !== "updated") {
+      if (source === "creation" && current)
+        await fillFromCreation(tx, op, current.kept, options.paymentMethod ?? null);
       const status = current?.status ?? op.status;
       return { outcome, previousStatus: current?.status ?? null, status, reason: judgement.reason };
     }
     const now = new Date().toISOString();
-    const kept = current?.kept ?? null;
-    await writeMirrorRows(tx, [
-      mirrorRow(op, source, { paymentMethod: options.paymentMethod ?? null, kept, receivedAt, now }),
-    ]);
+    if (source === "webhook" && current) await writeHint(tx, op, receivedAt, now);
+    else {
+      const kept = current?.kept ?? null;
+      await writeMirrorRows(tx, [
+        mirrorRow(op, source, { paymentMethod: options.paymentMethod ?? null, kept, receivedAt, now }),
+      ]);
+    }
     const change = statusChangeOf(op, current?.status ?? null, source, options.sourceRef ?? null);
     if (change) await writeStatusChanges(tx, [change]);
     return { outcome, previousStatus: current?.status ?? null, status: op.status };

@@ -14,6 +14,7 @@ import type {
 } from "@/lib/platform/requests";
 import type { Operation } from "@/lib/platform/schemas";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
+import { storableText } from "@/lib/storable-text";
 import { sleep } from "@/lib/time/sleep";
 
 /** Stored with the intent as JSON: amounts and dates are strings, so a resend is byte-for-byte the same. */
@@ -85,6 +86,9 @@ async function send(platform: Platform, creation: Creation, context: Context) {
     }
   }
 }
+
+/** Platform text as the intent stores it: PostgreSQL refuses U+0000 (lib/storable-text.ts). */
+const storable = (text: string | null) => (text === null ? null : storableText(text));
 
 function paymentMethodOf(creation: Creation): string | null {
   return "paymentMethod" in creation.request ? creation.request.paymentMethod : null;
@@ -180,14 +184,15 @@ async function sendUntilKnown(
       if (error instanceof PlatformRequestError) {
         // Refused locally, nothing was sent: sending it again cannot succeed, so the intent is settled
         // as rejected (no platform code, no trace) instead of staying pending for the background job.
+        const message = storableText(error.message);
         await db.creationIntent.update({
           where: { idTransactionMerchant: id },
-          data: { state: "rejected", lastCodeError: null, lastMessage: error.message, lastTraceID: null },
+          data: { state: "rejected", lastCodeError: null, lastMessage: message, lastTraceID: null },
         });
         return {
           status: "rejected",
           codeError: null,
-          message: error.message,
+          message,
           traceID: null,
           refusedBeforeSending: { field: error.field },
         };
@@ -206,36 +211,37 @@ async function sendUntilKnown(
         continue;
       }
       if (error.kind === "business" || error.kind === "auth") {
+        const refusal = {
+          codeError: storable(error.codeError),
+          message: storableText(error.platformMessage ?? error.message),
+          traceID: storable(error.traceID),
+        };
         await db.creationIntent.update({
           where: { idTransactionMerchant: id },
           data: {
             state: "rejected",
-            lastCodeError: error.codeError,
-            lastMessage: error.platformMessage ?? error.message,
-            lastTraceID: error.traceID,
+            lastCodeError: refusal.codeError,
+            lastMessage: refusal.message,
+            lastTraceID: refusal.traceID,
           },
         });
-        return {
-          status: "rejected",
-          codeError: error.codeError,
-          message: error.platformMessage ?? error.message,
-          traceID: error.traceID,
-        };
+        return { status: "rejected", ...refusal };
       }
     }
   }
-  const traceID = last instanceof PlatformError ? last.traceID : null;
+  const traceID = storable(last instanceof PlatformError ? last.traceID : null);
+  const message = storable(last?.message ?? null);
   await db.creationIntent.update({
     where: { idTransactionMerchant: id },
     data: {
-      lastMessage: last?.message ?? null,
+      lastMessage: message,
       lastTraceID: traceID,
-      lastCodeError: last instanceof PlatformError ? last.codeError : null,
+      lastCodeError: storable(last instanceof PlatformError ? last.codeError : null),
     },
   });
   return {
     status: "pending",
-    message: `The platform's answer was lost (${last?.message ?? "unknown"}); it will be checked again.`,
+    message: `The platform's answer was lost (${message ?? "unknown"}); it will be checked again.`,
     traceID,
   };
 }
@@ -256,9 +262,16 @@ async function confirm(
       paymentMethod: paymentMethodOf(creation),
       receivedAt: sentAt,
     });
+  const trace = storable(traceID);
   await db.creationIntent.update({
     where: { idTransactionMerchant: creation.request.idTransactionMerchant },
-    data: { state: "confirmed", operationId, lastTraceID: traceID, lastCodeError: null, lastMessage: null },
+    data: { state: "confirmed", operationId, lastTraceID: trace, lastCodeError: null, lastMessage: null },
   });
-  return { status: "created", operationId: operationId ?? "", traceID, linkPaymentForm: link, operation };
+  return {
+    status: "created",
+    operationId: operationId ?? "",
+    traceID: trace,
+    linkPaymentForm: link,
+    operation,
+  };
 }

@@ -6,6 +6,7 @@ import type { Operation } from "@/lib/platform/schemas";
 import { MIRRORED_FIELDS } from "@/lib/operations/mirror/mirror-fields";
 import { snapshotToRow, type KeptValues } from "@/lib/operations/mirror/snapshot-row";
 import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
+import { storableJsonText } from "@/lib/storable-text";
 
 /*
  * The mirror's writes on a plain pg connection, for applySnapshot and its batch form (which first take
@@ -128,6 +129,8 @@ export function mirrorRow(
  * against 38 ms by the upsert (no JSON to parse, no conflict to look for). Every writer of an operation holds
  * its lock, so none can have inserted one of them since; were that ever broken, the primary key fails
  * the COPY and with it the transaction: nothing is written twice.
+ * Text PostgreSQL cannot store (U+0000, a lone surrogate) in a snapshot is stored as U+FFFD by the
+ * upsert (lib/storable-text.ts); a COPY of such a row fails its batch (a NUL: CopyTextError names it).
  */
 export async function writeMirrorRows(
   tx: PoolTransaction,
@@ -142,12 +145,16 @@ export async function writeMirrorRows(
     rows = known;
   }
   if (rows.length > 0)
-    await tx.query({ name: "mirror-upsert", text: UPSERT, values: [JSON.stringify(rows)] });
+    await tx.query({ name: "mirror-upsert", text: UPSERT, values: [storableJsonText(JSON.stringify(rows))] });
 }
 
 /** Appends history rows: one statement for a few, a COPY for a batch's (no JSON to parse). */
 export async function writeStatusChanges(tx: PoolTransaction, changes: StatusChangeRow[]): Promise<void> {
   if (changes.length > COPY_FROM_ROWS) await tx.copyFrom(COPY_HISTORY, copyText(changes, HISTORY_COLUMNS));
   else if (changes.length > 0)
-    await tx.query({ name: "mirror-history", text: INSERT_HISTORY, values: [JSON.stringify(changes)] });
+    await tx.query({
+      name: "mirror-history",
+      text: INSERT_HISTORY,
+      values: [storableJsonText(JSON.stringify(changes))],
+    });
 }

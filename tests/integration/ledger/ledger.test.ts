@@ -7,6 +7,7 @@ import { postingsFor } from "@/lib/ledger/rules";
 import { inLedgerSnapshot } from "@/lib/ledger/snapshot";
 import { statementSummary } from "@/lib/ledger/statement";
 import { Decimal } from "@/lib/money/decimal";
+import { AMOUNT_DIGITS, decimalFromWire } from "@/lib/platform/wire";
 import { isolateDatabase } from "../../support/database";
 import { insertOperations, type MirrorRow } from "../../support/mirror";
 
@@ -228,5 +229,27 @@ describe("balance comparison", () => {
     await db.$transaction((tx) => recordComparison(tx, odd, new Date(T0 + 1_500)));
     const rows = await db.balanceComparison.findMany({ orderBy: { takenAt: "asc" } });
     expect(rows.map((r) => r.difference.toFixed(4))).toEqual(["0.0000", "-3.0000"]);
+  });
+});
+
+describe("amounts at the wire's limit", () => {
+  it("a pay-out of the largest amount and commission the wire reads is held in one posting that fits", async () => {
+    const db = getDb();
+    await db.operation.deleteMany();
+    const largest = `${"9".repeat(AMOUNT_DIGITS.integer)}.9999`;
+    expect(decimalFromWire(largest)?.toFixed()).toBe(largest);
+    const [id] = await insertOperations([
+      {
+        typeOperation: "payOut",
+        status: "in_progress",
+        dateAdded: new Date(T0),
+        amount: largest,
+        amountComission: largest,
+        amountInCurrencyBalance: largest,
+        amountComissionInCurrencyBalance: largest,
+      },
+    ]);
+    const [hold] = await db.ledgerPosting.findMany({ where: { operationId: id } });
+    expect(hold!.holdDelta.toFixed(4)).toBe(new Decimal(largest).times(2).toFixed(4));
   });
 });

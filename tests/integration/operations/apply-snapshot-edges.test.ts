@@ -213,6 +213,44 @@ describe("applySnapshot edges", () => {
     expect((await state(id)).op).toMatchObject({ status: "in_progress", paymentMethod: "toCard" });
   });
 
+  it("a stale creation answer fills in only the method and the link the mirror lacks", async () => {
+    // A webhook's read-back inserted the operation before the creation call returned (wire notes).
+    const id = randomUUID();
+    const payOut = { id, typeOperation: "payOut" as const };
+    await applySnapshot(snapshot({ ...payOut, status: "in_progress", dateUpdated: at(2) }), "readBack", {
+      receivedAt: t(10),
+    });
+    const before = (await state(id)).op;
+    const link = "https://pay.example/f/1";
+    const answer = {
+      ...snapshot({ ...payOut, status: "created", dateUpdated: at(1), amount: "99" }),
+      linkPaymentForm: link,
+    };
+    const options = { paymentMethod: "sbp", receivedAt: t(9) };
+    expect(await applySnapshot(answer, "creation", options)).toMatchObject({ outcome: "stale" });
+    expect((await state(id)).op).toEqual({ ...before, paymentMethod: "sbp", linkPaymentForm: link });
+    // what the mirror has stays
+    const other = { ...answer, linkPaymentForm: "https://pay.example/f/2" };
+    await applySnapshot(other, "creation", { ...options, paymentMethod: "toCard" });
+    expect((await state(id)).op).toMatchObject({ paymentMethod: "sbp", linkPaymentForm: link });
+  });
+
+  it("a snapshot holding text PostgreSQL cannot store is mirrored with U+FFFD in its place", async () => {
+    // NUL and lone surrogates failed the write: a creation answer left its intent pending, sent again
+    // every minute; a read-back failed its webhook.
+    const base = snapshot({ status: "created" });
+    const op: Operation = {
+      ...base,
+      paymentDetailsData: { ...base.paymentDetailsData!, nameMediator: "Ivan\u0000I." },
+      raw: { ...base.raw, comment: "x\ud800y\u0000" },
+    };
+    await applySnapshot(op, "creation", { sourceRef: "t-\u0000" });
+    const { op: row, history } = await state(op.id);
+    expect(row.detailsNameMediator).toBe("Ivan\ufffdI.");
+    expect(row.raw).toMatchObject({ comment: "x\ufffdy\ufffd" });
+    expect(history.map((h) => h.sourceRef)).toEqual(["t-\ufffd"]);
+  });
+
   it("the method in the read wins over the one given by the caller, which wins over the stored one", async () => {
     const id = randomUUID();
     await applySnapshot(snapshot({ id, status: "created", dateUpdated: at(1) }), "readBack", {

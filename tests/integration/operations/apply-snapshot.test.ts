@@ -149,8 +149,9 @@ describe("judgeSnapshot", () => {
   });
 
   it("does not trust a far-future dateUpdated for ordering", () => {
+    // A later status: a hint of the mirrored status no longer moves the mirror, whatever its date.
     const frozen = {
-      ...mirrored("in_progress", 1, "webhook"),
+      ...mirrored("created", 1, "webhook"),
       dateUpdated: new Date("2099-12-31T00:00:00.000Z"),
     };
     expect(judgeSnapshot(frozen, incoming("in_progress", 20, "webhook")).outcome).toBe("updated");

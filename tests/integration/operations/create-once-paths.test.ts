@@ -377,6 +377,82 @@ describe("final refusals and errors that are not the platform's", () => {
   });
 });
 
+// PostgreSQL refuses U+0000 in text. A refusal holding one failed its own write: the error went to the
+// caller as unexpected, the intent stayed pending and the request was sent again every minute, for ever.
+describe("platform text PostgreSQL cannot store", () => {
+  it("a business refusal with NUL in its code, message and trace is rejected, each NUL as U+FFFD", async () => {
+    const creation = payout();
+    const { platform, calls } = scripted({
+      createPayOut: [
+        failure({
+          kind: "business",
+          description: "refused",
+          codeError: "invalidRequest\u0000Parameters",
+          platformMessage: "Field 'nameMediator' is invalid: \u0000",
+          traceID: "t-\u0000",
+        }),
+      ],
+    });
+    const refusal = {
+      codeError: "invalidRequest\ufffdParameters",
+      message: "Field 'nameMediator' is invalid: \ufffd",
+      traceID: "t-\ufffd",
+    };
+    expect(await createOnce(platform, creation, {}, { resendDelayMs: 1 })).toEqual({
+      status: "rejected",
+      ...refusal,
+    });
+    expect(calls).toHaveLength(1);
+    expect(await intentOf(creation)).toMatchObject({
+      state: "rejected",
+      lastCodeError: refusal.codeError,
+      lastMessage: refusal.message,
+      lastTraceID: refusal.traceID,
+    });
+  });
+
+  it("a request refused before sending, its reason holding NUL, is rejected", async () => {
+    const creation = payout();
+    const refusal = new PlatformRequestError([{ field: "nameMediator", message: "holds \u0000" }]);
+    const { platform } = scripted({
+      createPayOut: [
+        () => {
+          throw refusal;
+        },
+      ],
+    });
+    expect(await createOnce(platform, creation, {}, { resendDelayMs: 1 })).toMatchObject({
+      status: "rejected",
+      message: refusal.message.replace("\u0000", "\ufffd"),
+    });
+    expect(await intentOf(creation)).toMatchObject({
+      state: "rejected",
+      lastMessage: "Request refused before sending: nameMediator: holds \ufffd",
+    });
+  });
+
+  it("a lost answer whose error holds NUL leaves the intent pending with what was heard", async () => {
+    const creation = payout();
+    const lostWithNul = failure({
+      kind: "transport",
+      description: "reset \u0000",
+      traceID: "t-\u0000",
+      outcomeUnknown: true,
+    });
+    const { platform } = scripted({ createPayOut: [lostWithNul, lostWithNul, lostWithNul] });
+    expect(await createOnce(platform, creation, {}, { resendDelayMs: 1 })).toEqual({
+      status: "pending",
+      message: "The platform's answer was lost (reset \ufffd); it will be checked again.",
+      traceID: "t-\ufffd",
+    });
+    expect(await intentOf(creation)).toMatchObject({
+      state: "pending",
+      lastMessage: "reset \ufffd",
+      lastTraceID: "t-\ufffd",
+    });
+  });
+});
+
 describe("payment forms", () => {
   const form = (kind: "formPrepare" | "formFull"): Creation =>
     ({

@@ -97,19 +97,22 @@ describe("a webhook is judged, never applied on its word when it matters", () =>
     });
   });
 
+  // A later status than the mirror's: a hint of the mirrored status is no news whatever its date.
+  const createdByRead = mirror({
+    status: "created",
+    dateUpdated: t("05:00.000"),
+    lastSource: "readBack",
+    receivedAt: t("10:00.000"),
+  });
+
   it("arrived before the read the mirror holds: stale; arrived at the same moment: judged by its date", () => {
     const newer = { status: "in_progress", dateUpdated: t("06:00.000") } as const;
-    expect(judgeSnapshot(readBack, hint(newer, t("09:59.999"))).outcome).toBe("stale");
-    expect(judgeSnapshot(readBack, hint(newer, t("10:00.000"))).outcome).toBe("updated");
+    expect(judgeSnapshot(createdByRead, hint(newer, t("09:59.999"))).outcome).toBe("stale");
+    expect(judgeSnapshot(createdByRead, hint(newer, t("10:00.000"))).outcome).toBe("updated");
   });
 
   it("arrived before an earlier webhook the mirror holds: still judged by its date (webhooks come in any order)", () => {
-    const fromWebhook = mirror({
-      status: "in_progress",
-      dateUpdated: t("05:00.000"),
-      lastSource: "webhook",
-      receivedAt: t("10:00.000"),
-    });
+    const fromWebhook = { ...createdByRead, lastSource: "webhook" as const };
     expect(
       judgeSnapshot(fromWebhook, hint({ status: "in_progress", dateUpdated: t("06:00.000") }, t("09:00.000")))
         .outcome,
@@ -127,7 +130,7 @@ describe("a webhook is judged, never applied on its word when it matters", () =>
     });
     const atTheLimit = new Date(arrival.getTime() + SKEW_MS);
     expect(
-      judgeSnapshot(readBack, hint({ status: "in_progress", dateUpdated: atTheLimit }, arrival)).outcome,
+      judgeSnapshot(createdByRead, hint({ status: "in_progress", dateUpdated: atTheLimit }, arrival)).outcome,
     ).toBe("updated");
   });
 
@@ -156,18 +159,29 @@ describe("a hint of status and date only: applied when it is news", () => {
     judgeSnapshot(current, hint({ status, dateUpdated }, t("06:00.000"))).outcome;
 
   it.each([
-    // a later status: its date at or after the mirrored one
+    // a later status: applied when dated at or after the mirrored one; dated before it (or undated), the
+    // platform's read decides (it was stale, and a forged date held back every genuine hint after it)
     ["in_progress", "05:00.001", "updated"],
     ["in_progress", "05:00.000", "updated"],
-    ["in_progress", "04:59.999", "stale"],
-    ["in_progress", null, "stale"],
-    // the same status: only a later date is news
-    ["created", "05:00.001", "updated"],
+    ["in_progress", "04:59.999", "unconfirmed"],
+    ["in_progress", null, "unconfirmed"],
+    // the same status is never news: a later date is not taken on a webhook's word (it was "updated")
+    ["created", "05:00.001", "unchanged"],
     ["created", "04:59.999", "stale"],
     // an earlier status is never news, whatever its date
     ["precreated", "05:30.000", "stale"],
   ] as const)("created at 05:00, then %s at %s -> %s", (status, at, outcome) => {
     expect(judge(created, status, at === null ? null : t(at))).toBe(outcome);
+  });
+
+  it("a later status dated before the mirror: read back, naming what differs", () => {
+    expect(
+      judgeSnapshot(created, hint({ status: "in_progress", dateUpdated: t("04:00.000") }, t("06:00.000"))),
+    ).toEqual({
+      outcome: "unconfirmed",
+      differences: ["status", "dateUpdated"],
+      reason: { why: "differsFromMirror", fields: ["status", "dateUpdated"] },
+    });
   });
 
   it("booking and pending_retry share a rank: a webhook moving between them is left to the read-backs", () => {
@@ -190,10 +204,10 @@ describe("a hint of status and date only: applied when it is news", () => {
       receivedAt: t("05:00.000"),
     });
     expect(judge(ahead, "in_progress", t("10:00.000"))).toBe("updated");
-    expect(judge(ahead, "in_progress", t("09:59.999"))).toBe("stale");
-    // the same status at exactly the counted time is not news
+    expect(judge(ahead, "in_progress", t("09:59.999"))).toBe("unconfirmed");
+    // the same status changes nothing: stale up to the counted time, unchanged after it
     expect(judge(ahead, "created", t("10:00.000"))).toBe("stale");
-    expect(judge(ahead, "created", t("10:00.001"))).toBe("updated");
+    expect(judge(ahead, "created", t("10:00.001"))).toBe("unchanged");
   });
 });
 

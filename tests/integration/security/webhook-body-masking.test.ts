@@ -8,7 +8,7 @@ import { can } from "@/lib/auth/permissions";
 import { maskNumbersInText } from "@/lib/recipients/mask";
 import { buildSupportBundle } from "@/lib/trace/bundle";
 import { lookupTrace } from "@/lib/trace/lookup";
-import { getDelivery } from "@/lib/webhooks/inbox";
+import { getDelivery, listDeliveries } from "@/lib/webhooks/inbox";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
@@ -104,6 +104,21 @@ describe("webhook delivery page data", () => {
     for (const digits of [CARD, PHONE, ACCOUNT, "4111 1111 1111", "916 123-45"]) {
       expect(page!.body).not.toContain(digits);
     }
+    expect(page!.bodyMasked).toBe(true);
+  });
+
+  // The parser's own message quoted the bad number whole: `Invalid number '4111111111111111.'`.
+  it("gives support the note of a malformed body with none of the card number the body masks", async () => {
+    const body = `{"status":"Success","data":{"paymentDetailsData":{"number":${CARD}.}}}`;
+    const id = await deliver(body);
+    const page = await getDelivery(id);
+    const { rows } = await listDeliveries({});
+    const listed = rows.find((r) => r.id === id.toString());
+    for (const note of [page?.note, listed?.note]) {
+      expect(note).toMatchObject({ data: "invalid number at position 76" });
+      expect(JSON.stringify(note)).not.toContain(CARD.slice(-8));
+    }
+    expect(page!.body).not.toContain(CARD.slice(-8));
     expect(page!.bodyMasked).toBe(true);
   });
 

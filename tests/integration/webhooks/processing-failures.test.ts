@@ -1,12 +1,13 @@
 // A delivery whose outcome cannot even be recorded (here a trigger refuses every write to it but the
 // claim; in production, a database gone away) ends the pass with the error, as before, but gives back
 // the leases of the deliveries claimed with it: they are processed on the next pass, not a minute later.
+// One claimed past the limit that never finished (each process handling it died) is not tried again.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
-import { processPendingWebhooks } from "@/lib/webhooks/process";
+import { MAX_PROCESSING_ATTEMPTS, processPendingWebhooks } from "@/lib/webhooks/process";
 import { isolateDatabase } from "../../support/database";
 import { snapshot } from "../../support/operations";
 import { deliverOperation } from "../../support/webhooks";
@@ -56,5 +57,51 @@ describe("a delivery whose outcome cannot be recorded", () => {
     expect(await processPendingWebhooks(reading(truth))).toBe(2);
     const outcomes = await db.webhookDelivery.findMany({ orderBy: { id: "asc" }, select: { outcome: true } });
     expect(outcomes.map((o) => o.outcome)).toEqual(["received", "applied", "applied"]);
+  });
+});
+
+describe("a delivery whose processing never finishes", () => {
+  it("is settled as failed once claimed past the limit, without being decided again", async () => {
+    const db = getDb();
+    await db.webhookDelivery.deleteMany();
+    const op = snapshot({ id: randomUUID(), status: "success" });
+    await deliverOperation(op);
+    // every earlier attempt was claimed and never recorded anything: its process died on it
+    const row = await db.webhookDelivery.findFirstOrThrow();
+    await db.webhookDelivery.update({
+      where: { id: row.id },
+      data: { processingAttempts: MAX_PROCESSING_ATTEMPTS },
+    });
+    let reads = 0;
+    const platform = {
+      async getOperation() {
+        reads++;
+        return { operation: op, traceID: "readback" };
+      },
+    };
+    expect(await processPendingWebhooks(platform)).toBe(1);
+    expect(reads).toBe(0);
+    const settled = await db.webhookDelivery.findUniqueOrThrow({ where: { id: row.id } });
+    expect(settled).toMatchObject({
+      outcome: "failed",
+      outcomeCode: "processingUnfinished",
+      outcomeArgs: { attempts: MAX_PROCESSING_ATTEMPTS },
+    });
+    expect(await db.operation.count({ where: { id: op.id } })).toBe(0);
+  });
+
+  it("is still decided on its last attempt", async () => {
+    const db = getDb();
+    await db.webhookDelivery.deleteMany();
+    const op = snapshot({ id: randomUUID(), status: "success" });
+    await deliverOperation(op);
+    const row = await db.webhookDelivery.findFirstOrThrow();
+    await db.webhookDelivery.update({
+      where: { id: row.id },
+      data: { processingAttempts: MAX_PROCESSING_ATTEMPTS - 1 },
+    });
+    expect(await processPendingWebhooks(reading(new Map([[op.id, op]])))).toBe(1);
+    const settled = await db.webhookDelivery.findUniqueOrThrow({ where: { id: row.id } });
+    expect(settled.outcome).toBe("applied");
   });
 });

@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import { createOnce, type Creation } from "@/lib/operations/mirror/create-once";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { Operation } from "@/lib/platform/schemas";
 import { MAX_PROCESSING_ATTEMPTS, processPendingWebhooks } from "@/lib/webhooks/process";
@@ -169,6 +171,41 @@ describe("webhook receiver: store raw first, then answer", () => {
       `В теле есть текст, который база данных не может сохранить: ${detail}`,
     );
     expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
+  });
+
+  // The spec: no scientific notation. The mirror writes amounts out in plain notation: 1e20000000, a few
+  // bytes here, is 20 million digits there (1e300000000 ended the worker's process, again and again).
+  it("answers 400 to an amount in exponent notation, keeps the body as received, and leaves nothing to process", async () => {
+    const id = randomUUID();
+    const body = webhookBody(snapshot({ id, status: "in_progress" })).replace(
+      '"amount":1500.5,',
+      '"amount":1e20000000,',
+    );
+    expect(body).toContain('"amount":1e20000000,');
+    const result = await deliver(body);
+    expect(result).toMatchObject({ httpStatus: 400, outcome: "malformed" });
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({
+      body,
+      outcomeCode: "operationInvalid",
+      outcomeArgs: { detail: "amount: expected a decimal number" },
+      operationId: null,
+    });
+    expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
+    expect(await db.operation.findUnique({ where: { id } })).toBeNull();
+  });
+
+  it("accepts a body that starts with a UTF-8 byte order mark and keeps it as received", async () => {
+    const op = snapshot({ status: "in_progress" });
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(webhookBody(op))]);
+    const body = bytes.toString("utf8"); // as the receivers read it: the mark is U+FEFF
+    const result = await deliver(body, { headers: { "content-type": "application/json; charset=utf-8" } });
+    expect(result).toMatchObject({ httpStatus: 200, outcome: "received" });
+    const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId } });
+    expect(row).toMatchObject({ body, bodyBytes: bytes.length, operationId: op.id, outcomeCode: null });
+    expect(row.body.charCodeAt(0)).toBe(0xfeff);
+    expect(await processPendingWebhooks(platformReading(new Map([[op.id, op]])))).toBe(1);
+    expect((await db.operation.findUniqueOrThrow({ where: { id: op.id } })).status).toBe("in_progress");
   });
 
   it("answers 400 to a body nested thousands deep and keeps its start", async () => {
@@ -419,11 +456,29 @@ describe("webhook processing: one delivery that fails holds up no other", () => 
     expect(await processPendingWebhooks(platformReading(new Map()))).toBe(0);
   });
 
+  it("settles a stored body with an amount in exponent notation without writing its digits out", async () => {
+    const id = randomUUID();
+    const op = snapshot({ id, status: "in_progress" });
+    const body = webhookBody(op).replace('"amount":1500.5,', '"amount":1e20000000,');
+    expect(body).toContain('"amount":1e20000000,');
+    const stored = await storedAsReceived(op, body);
+
+    expect(await processPendingWebhooks(platformReading(new Map([[id, op]])))).toBe(1);
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: stored.id } })).toMatchObject({
+      outcome: "malformed",
+      outcomeCode: "operationInvalid",
+      outcomeArgs: { detail: "amount: expected a decimal number" },
+      processingAttempts: 1,
+    });
+    expect(await db.operation.findUnique({ where: { id } })).toBeNull();
+  });
+
   it("retries a delivery whose processing throws, with the others of its batch processed, and fails it after the attempts", async () => {
     const [stuck, innocent] = [randomUUID(), randomUUID()];
     const final = snapshot({ id: stuck, status: "success" });
-    // a read-back the mirror cannot write (its raw payload holds a lone surrogate: jsonb refuses it)
-    const unwritable = { ...final, raw: { ...final.raw, comment: "x\ud800y" } };
+    // A read-back the mirror cannot write: an amount past its column (the decoder refuses one from the
+    // wire). A lone surrogate in its raw payload used to serve; the mirror now stores it as U+FFFD.
+    const unwritable = { ...final, amount: new Prisma.Decimal("1e21") };
     const truth = new Map<string, Operation>([
       [stuck, unwritable],
       [innocent, snapshot({ id: innocent, status: "success" })],
@@ -452,10 +507,10 @@ describe("webhook processing: one delivery that fails holds up no other", () => 
     });
     expect(row.outcomeArgs).toMatchObject({
       attempts: MAX_PROCESSING_ATTEMPTS,
-      error: expect.stringMatching(/^invalid input syntax for type json: Unicode/),
+      error: expect.stringMatching(/^numeric field overflow/),
     });
-    expect(await outcomeNoteIn("en", row)).toMatch(/^Processing failed 8 times: .*Unicode/);
-    expect(await outcomeNoteIn("ru", row)).toMatch(/^Обработка не удалась 8 раз: .*Unicode/);
+    expect(await outcomeNoteIn("en", row)).toMatch(/^Processing failed 8 times: numeric field overflow/);
+    expect(await outcomeNoteIn("ru", row)).toMatch(/^Обработка не удалась 8 раз: numeric field overflow/);
     expect(await db.operation.findUnique({ where: { id: stuck } })).toBeNull();
     await db.webhookDelivery.updateMany({ data: { claimedUntil: null } });
     expect(await processPendingWebhooks(platformReading(truth))).toBe(0);
@@ -477,6 +532,173 @@ describe("webhook processing: one delivery that fails holds up no other", () => 
         attempts: MAX_PROCESSING_ATTEMPTS,
         error: "bad \ufffd and \ufffd\ufffd but 😀 \ufffd end",
       },
+    });
+  });
+});
+
+describe("webhook processing: a hint applied on its word moves the status and date, nothing else", () => {
+  const noReadBack: Pick<PlatformClient, "getOperation"> = {
+    async getOperation() {
+      throw new Error("read-back not expected");
+    },
+  };
+
+  it("keeps the last read's raw snapshot and amounts: a webhook's extra keys and digits are not stored", async () => {
+    const id = randomUUID();
+    await applySnapshot(snapshot({ id, status: "created" }), "readBack");
+    const before = await db.operation.findUniqueOrThrow({ where: { id } });
+    const hint = snapshot({ id, status: "in_progress", dateUpdated: "2026-11-20T10:05:00.000Z" });
+    const padding = "x".repeat(30_000);
+    const body = webhookBody(hint)
+      .replace('"amount":1500.5,', '"amount":1500.50004,')
+      .replace(
+        '{"id":',
+        `{"supportNote":"\u202Eefas si tnuocca ,2107 999 7+ llac","padding":"${padding}","id":`,
+      );
+    const received = await deliver(body);
+    expect(received.httpStatus).toBe(200);
+
+    await processPendingWebhooks(noReadBack);
+    const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: received.deliveryId } });
+    expect(delivery.outcome).toBe("applied");
+    const after = await db.operation.findUniqueOrThrow({ where: { id } });
+    expect(after).toMatchObject({
+      status: "in_progress",
+      dateUpdated: new Date("2026-11-20T10:05:00.000Z"),
+      lastSource: "webhook",
+      snapshotReceivedAt: delivery.receivedAt,
+    });
+    expect(after.raw).toEqual(before.raw);
+    expect(after.amount.toFixed()).toBe("1500.5");
+    const history = await db.operationStatusChange.findMany({
+      where: { operationId: id },
+      orderBy: { id: "asc" },
+    });
+    expect(history.map((h) => [h.toStatus, h.source])).toEqual([
+      ["created", "readBack"],
+      ["in_progress", "webhook"],
+    ]);
+  });
+});
+
+describe("webhook processing: a forged date holds back no genuine hint", () => {
+  let reads = 0;
+  const reading = (truth: Operation): Pick<PlatformClient, "getOperation"> => ({
+    async getOperation() {
+      reads++;
+      return { operation: truth, traceID: "rb" };
+    },
+  });
+  beforeEach(() => {
+    reads = 0;
+  });
+
+  it("a hint repeating the status with a later date changes nothing; the genuine move after it is applied", async () => {
+    const id = randomUUID();
+    const t0 = new Date(Date.now() - 60_000).toISOString();
+    await applySnapshot(snapshot({ id, status: "created", dateAdded: t0 }), "creation");
+    const future = new Date(Date.now() + 4 * 60_000).toISOString();
+    await deliver(webhookBody(snapshot({ id, status: "created", dateAdded: t0, dateUpdated: future })));
+    const now = new Date().toISOString();
+    const genuine = snapshot({ id, status: "in_progress", dateAdded: t0, dateUpdated: now });
+    await deliver(webhookBody(genuine));
+
+    await processPendingWebhooks(reading(genuine));
+    const outcomes = (await db.webhookDelivery.findMany({ orderBy: { id: "asc" } })).map((d) => d.outcome);
+    expect(outcomes).toEqual(["duplicate", "applied"]);
+    expect(reads).toBe(0);
+    const op = await db.operation.findUniqueOrThrow({ where: { id } });
+    expect(op).toMatchObject({ status: "in_progress", dateUpdated: new Date(now) });
+  });
+
+  it("a later status dated before the mirror is read back, not dropped as stale", async () => {
+    const id = randomUUID();
+    const t0 = new Date(Date.now() - 60_000).toISOString();
+    // the platform's clock a little ahead: the mirror's date is later than the genuine hint's
+    const ahead = new Date(Date.now() + 4 * 60_000).toISOString();
+    await applySnapshot(snapshot({ id, status: "created", dateAdded: t0, dateUpdated: ahead }), "creation");
+    const genuine = snapshot({
+      id,
+      status: "in_progress",
+      dateAdded: t0,
+      dateUpdated: new Date().toISOString(),
+    });
+    const received = await deliver(webhookBody(genuine));
+
+    await processPendingWebhooks(reading(genuine));
+    expect(reads).toBe(1);
+    const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: received.deliveryId } });
+    expect(delivery).toMatchObject({
+      outcome: "applied",
+      outcomeCode: "readBack",
+      outcomeArgs: expect.objectContaining({ why: "differsFromMirror", fields: ["status", "dateUpdated"] }),
+    });
+    expect((await db.operation.findUniqueOrThrow({ where: { id } })).status).toBe("in_progress");
+  });
+});
+
+// "Webhooks may arrive before the creation call has returned" (wire notes): the webhook's read-back
+// inserts the operation; the creation answer, placed when its request was sent, is then stale.
+describe("webhook processing: a webhook that beats the creation answer", () => {
+  /** A platform whose creation call answers `answer` after the operation's webhook was processed. */
+  function racing(method: "createPayOut" | "createFullPaymentForm", hook: Operation, answer: unknown) {
+    return {
+      [method]: async () => {
+        await deliver(webhookBody(hook));
+        await processPendingWebhooks(platformReading(new Map([[hook.id, hook]])));
+        return answer;
+      },
+    } as unknown as Parameters<typeof createOnce>[0];
+  }
+  const request = (idTransactionMerchant: string) => ({
+    idTransactionMerchant,
+    amount: "1500.5",
+    clientID: "client-7731",
+    clientIP: "203.0.113.7",
+    clientDateCreated: "2024-05-01T10:00:00.000Z",
+  });
+
+  it("a pay-out keeps the method of our creation request (pay-out reads carry none)", async () => {
+    const id = randomUUID();
+    const order = `po-${id}`;
+    const hook = snapshot({
+      id,
+      typeOperation: "payOut",
+      status: "in_progress",
+      idTransactionMerchant: order,
+    });
+    const answer = snapshot({ id, typeOperation: "payOut", status: "created", idTransactionMerchant: order });
+    const creation = {
+      kind: "payOut",
+      request: { ...request(order), paymentMethod: "toCard", number: "4276380012345678" },
+    } as unknown as Creation;
+    const platform = racing("createPayOut", hook, { operation: answer, traceID: "t-create" });
+    expect(await createOnce(platform, creation)).toMatchObject({ status: "created", operationId: id });
+    expect(await db.operation.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: "in_progress",
+      lastSource: "readBack",
+      paymentMethod: "toCard",
+    });
+  });
+
+  it("a payment form's operation keeps the form's link", async () => {
+    const id = randomUUID();
+    const order = `pf-${id}`;
+    const link = `https://form.example/payment/${id}`;
+    const hook = snapshot({ id, status: "in_progress", idTransactionMerchant: order });
+    const operation = {
+      ...snapshot({ id, status: "created", idTransactionMerchant: order }),
+      linkPaymentForm: link,
+    };
+    const creation = { kind: "formFull", request: request(order) } as unknown as Creation;
+    const platform = racing("createFullPaymentForm", hook, {
+      form: { linkPaymentForm: link, id, operation },
+      traceID: "t-form",
+    });
+    expect(await createOnce(platform, creation)).toMatchObject({ status: "created", linkPaymentForm: link });
+    expect(await db.operation.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: "in_progress",
+      linkPaymentForm: link,
     });
   });
 });

@@ -75,6 +75,7 @@ const EXAMPLES: Record<OutcomeCode, object> = {
   wouldChangeFinal: { traceID: "trace-2" },
   readBackFailed: { attempts: 8, error: "connect ECONNREFUSED 127.0.0.1:9" },
   processingFailed: { attempts: 8, error: "invalid input syntax for type json" },
+  processingUnfinished: { attempts: 9 },
   unknownToPlatform: { operationId: "11111111-2222-3333-4444-555555555555" },
   readBackStatusDiffers: { said: "success", read: "in_progress" },
   readBackFieldsDiffer: { fields: ["amountInitial", "amount"] },

@@ -244,6 +244,16 @@ describe("reads", () => {
     expect(recorder.calls[0]?.error).toContain("expected");
   });
 
+  test("a by-id answer with an amount in exponent notation is a protocol error, never expanded", async () => {
+    fake.route("GET", `/api/operation/operation/platform/${OP_ID}`, {
+      body: specOk(operationJson({ amount: "1e300000000" })),
+    });
+    const { client } = makeClient(fake);
+    const e = (await rejection(client.getOperation(OP_ID))) as Error;
+    expect(e).toMatchObject({ kind: "protocol", traceID: TRACE });
+    expect(e.message).toContain("amount: expected a decimal number");
+  });
+
   test("getOperation refuses a malformed id locally", async () => {
     const { client } = makeClient(fake);
     const e = await rejection(client.getOperation("../balance"));

@@ -6,6 +6,7 @@ import {
   decodeBanks,
   decodeOperation,
   decodeOperationList,
+  decodeOperationPage,
   decodePaymentForm,
 } from "@/lib/platform/schemas";
 import { parseWireJson } from "@/lib/platform/wire";
@@ -142,6 +143,49 @@ describe("Operation", () => {
     expect(() => op(over)).toThrow(new RegExp(field));
   });
 
+  // The spec: no scientific notation. The mirror writes amounts out in plain notation: `1e300000000`,
+  // a few bytes here, would be 300 million digits there.
+  test.each([
+    ["amount", "1e300000000"],
+    ["amountInitial", "1E+2"],
+    ["amountComission", "1.875e0"],
+    ["amount", `1${"0".repeat(19)}`], // NUMERIC(24,4) holds 20 digits before the separator: one spare
+    ["exchangeRate", `1${"0".repeat(15)}`], // NUMERIC(24,8): 16, one spare
+    ["exchangeRate", `0.${"1".repeat(29)}`],
+  ])("%s %s -> SchemaMismatchError naming it", (field, literal) => {
+    let error: unknown;
+    try {
+      op({ [field]: literal });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SchemaMismatchError);
+    expect((error as SchemaMismatchError).issues.map((i) => i.path.join("."))).toEqual([field]);
+  });
+
+  test("the largest amounts and rate the columns hold, with a digit to spare, are read", () => {
+    const o = op({ amount: `${"9".repeat(19)}.9999`, exchangeRate: `${"9".repeat(15)}.${"1".repeat(28)}` });
+    expect(o.amount.toFixed()).toBe(`${"9".repeat(19)}.9999`);
+    expect(o.exchangeRate?.toFixed()).toBe(`${"9".repeat(15)}.${"1".repeat(28)}`);
+  });
+
+  test("list page: an item with an amount in exponent notation is unreadable, the others are read", () => {
+    const page = decodeOperationPage(
+      parseWireJson(
+        `[${operationJson({ amount: "1e300000000" })},${operationJson({ status: `"success"` })}]`,
+      ),
+    );
+    expect(page.operations.map((o) => o.status)).toEqual(["success"]);
+    expect(page.unreadable).toEqual([
+      {
+        id: OP_ID,
+        reason: "amount: expected a decimal number",
+        fields: ["amount"],
+        raw: expect.objectContaining({ amount: "1e300000000" }),
+      },
+    ]);
+  });
+
   test("list: array, null, single object", () => {
     expect(
       decodeOperationList(
@@ -183,6 +227,15 @@ describe("payment form", () => {
 
 describe("balance and banks", () => {
   const balance = `{"amountInCurrencyBalance":922337203685477.5807,"currencyBalance":"USDT","amountInCurrencyPayment":0,"currencyPayment":"RUB","exchangeRate":0}`;
+
+  test.each(["exchangeRate", "amountInCurrencyPayment"])(
+    "balance: %s in exponent notation is refused",
+    (field) => {
+      const exponent = balance.replace(`"${field}":0`, `"${field}":9e99999999`);
+      expect(exponent).toContain("9e99999999");
+      expect(() => decodeBalance(parseWireJson(exponent))).toThrow(SchemaMismatchError);
+    },
+  );
 
   test("balance record exact; array accepted", () => {
     const [b] = decodeBalance(parseWireJson(balance));

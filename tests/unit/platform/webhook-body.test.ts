@@ -9,6 +9,16 @@ import { OP_ID, TRACE, nestedError, nestedOk, operationJson, specError, specOk }
 
 const finalOp = operationJson({ status: `"success"`, amount: "922337203685477.5807" });
 
+function refusal(text: string): WebhookBodyError {
+  try {
+    parseWebhookBody(text);
+  } catch (e) {
+    expect(e).toBeInstanceOf(WebhookBodyError);
+    return e as WebhookBodyError;
+  }
+  return expect.unreachable();
+}
+
 describe("parseWebhookBody", () => {
   test.each([
     ["envelope", specOk(finalOp), TRACE],
@@ -42,6 +52,32 @@ describe("parseWebhookBody", () => {
       expect(e).toBeInstanceOf(WebhookBodyError);
       expect((e as WebhookBodyError).reason).toBe(reason);
     }
+  });
+
+  test("an amount in exponent notation makes the operation invalid (spec: no scientific notation)", () => {
+    const error = refusal(specOk(operationJson({ amount: "1e300000000" })));
+    expect(error).toMatchObject({ reason: "invalid-operation", traceID: TRACE });
+    expect(error.facts.detail).toBe("amount: expected a decimal number");
+  });
+
+  test("a leading byte order mark is ignored (RFC 8259 lets a receiver)", () => {
+    const parsed = parseWebhookBody(`\uFEFF${specOk(finalOp)}`);
+    expect(parsed).toMatchObject({ form: "envelope", traceID: TRACE });
+    expect(parsed.operation.amount.toFixed()).toBe("922337203685477.5807");
+  });
+
+  // The parsers' own messages quote the body: lossless-json the whole bad number, V8 the text around it.
+  test.each([
+    [
+      '{"status":"Success","data":{"paymentDetailsData":{"number":4276123456789012.}}}',
+      "invalid number at position 76",
+    ],
+    ['{"data":{"number":"4276123456789012" "x"}}', "comma expected at position 37"],
+  ])("not JSON: the error's kind and position only, none of the body (%s)", (text, detail) => {
+    const error = refusal(text);
+    expect(error.reason).toBe("not-json");
+    expect(error.facts.detail).toBe(detail);
+    expect(error.message).toBe(`Webhook body is not JSON: ${detail}`);
   });
 
   test("invalid operation inside an envelope keeps the traceID", () => {

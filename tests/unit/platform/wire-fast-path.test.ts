@@ -4,7 +4,7 @@
 // is noticed, and that the fast path agrees with lossless-json.
 import * as lossless from "lossless-json";
 import { beforeEach, describe, expect, test, vi } from "vitest";
-import { parseWireJson } from "@/lib/platform/wire";
+import { WireSyntaxError, parseWireJson } from "@/lib/platform/wire";
 
 vi.mock("lossless-json", async (importOriginal) => {
   const original = await importOriginal<typeof import("lossless-json")>();
@@ -76,8 +76,19 @@ describe("the slow path: text the fast path cannot carry exactly", () => {
   );
 });
 
-test.each([["[.5]"], ["[+1]"], ['{"a":1,}']])("%s is refused by the native parser at once", (text) => {
-  expect(() => parseWireJson(text)).toThrow(SyntaxError);
+// The native parser's message quotes the marked copy of the text: lossless-json reads it again, for the
+// error's kind and position in the text itself.
+test.each([["[.5]"], ["[+1]"], ['{"a":1,}']])(
+  "%s is refused by the native parser, then located by lossless-json",
+  (text) => {
+    expect(() => parseWireJson(text)).toThrow(WireSyntaxError);
+    expect(slow.count).toBe(1);
+  },
+);
+
+test("a body after a byte order mark takes the fast path", async () => {
+  const text = '{"n":62.50,"s":"x"}';
+  expect(parseWireJson(`\uFEFF${text}`)).toEqual(await reference(text));
   expect(slow.count).toBe(0);
 });
 

@@ -2,7 +2,10 @@ import { describe, expect, test } from "vitest";
 import { parse as losslessParse } from "lossless-json";
 import { InvalidAmountError } from "@/lib/money/decimal";
 import {
+  AMOUNT_DIGITS,
   LosslessNumber,
+  RATE_DIGITS,
+  WireSyntaxError,
   amountToWire,
   decimalFromWire,
   integerFromWire,
@@ -56,6 +59,69 @@ describe("lossless parsing", () => {
     expect(integerFromWire(new LosslessNumber("4.5"))).toBeNull();
     expect(integerFromWire(new LosslessNumber("9007199254740993"))).toBeNull();
     expect(integerFromWire(undefined)).toBeNull();
+  });
+});
+
+// The spec: no scientific notation. `1e300000000`, a few bytes on the wire, is 300 million digits once
+// written out in plain notation (the mirror compares and stores amounts that way).
+describe("decimalFromWire: plain notation, within the digits the columns hold", () => {
+  test.each([
+    ["1e3"],
+    ["1E+2"],
+    ["12.5e3"],
+    ["1e-4"],
+    ["1e300000000"],
+    [`1${"0".repeat(20)}`], // 21 digits before the separator: NUMERIC(24,4) holds 20
+    [`0.${"1".repeat(29)}`],
+  ])("%s is refused, as a JSON number and as a string", (literal) => {
+    const { amount } = parseWireJson(`{"amount":${literal}}`) as { amount: unknown };
+    expect(isLosslessNumber(amount)).toBe(true);
+    expect(decimalFromWire(amount)).toBeNull();
+    expect(decimalFromWire(literal)).toBeNull();
+  });
+
+  test("a string of a million digits is refused", () => {
+    expect(decimalFromWire("9".repeat(1_000_000))).toBeNull();
+  });
+
+  test("the largest amount and rate their columns hold, rounded, are read exactly, and no larger", () => {
+    const amount = `-${"9".repeat(19)}.${"1".repeat(28)}`;
+    expect(decimalFromWire(new LosslessNumber(amount))?.toFixed()).toBe(amount);
+    expect(decimalFromWire(new LosslessNumber(amount), RATE_DIGITS)).toBeNull();
+    const rate = `${"9".repeat(15)}.12345678`;
+    expect(decimalFromWire(new LosslessNumber(rate), RATE_DIGITS)?.toFixed()).toBe(rate);
+    expect(decimalFromWire(new LosslessNumber(`1${rate}`), RATE_DIGITS)).toBeNull();
+    expect(decimalFromWire(new LosslessNumber(`1${amount.slice(1)}`))).toBeNull();
+    expect(AMOUNT_DIGITS).toEqual({ integer: 19, fraction: 28 });
+  });
+});
+
+describe("parseWireJson: a byte order mark, and what it says of invalid JSON", () => {
+  test("one leading byte order mark is ignored (RFC 8259 lets a receiver); two are not JSON", () => {
+    expect(parseWireJson('\uFEFF{"n":1.50}')).toEqual({ n: new LosslessNumber("1.50") });
+    expect(parseWireJson('\uFEFF{"s":"\\u0001"}')).toEqual({ s: "\u0001" });
+    expect(() => parseWireJson("\uFEFF\uFEFF{}")).toThrow(WireSyntaxError);
+  });
+
+  // lossless-json quotes the whole number it could not read, V8 the text around the error
+  test.each([
+    ['{"number":4276123456789012.}', "invalid number at position 27"],
+    ['{"number":"4276123456789012" 1}', "comma expected at position 29"],
+    ['{"number":4276123456789012 x}', "comma expected at position 27"],
+    ['{"number":"4276123456789012', "unterminated string, end of input reached at position 27"],
+    ['\uFEFF{"number":4276123456789012.}', "invalid number at position 28"],
+    ["<html>4276123456789012</html>", "value expected at position 0"],
+  ])("%s: %s, and nothing of the text", (text, message) => {
+    let error: unknown;
+    try {
+      parseWireJson(text);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(WireSyntaxError);
+    expect(error).toBeInstanceOf(SyntaxError);
+    expect((error as Error).message).toBe(message);
+    expect((error as Error).message).not.toMatch(/\d{5}/);
   });
 });
 
