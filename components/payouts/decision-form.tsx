@@ -10,8 +10,20 @@ import { LIMITS } from "@/lib/payouts/limits";
 
 type Outcome = { ok: boolean; text: string };
 
-/** Approve or reject with a comment (the server checks the approver is not the maker). */
-export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDecide: boolean }) {
+/**
+ * Approve or reject with a comment (the server checks the approver is not the maker). Rejecting may be
+ * open where approving is not (a disabled maker's request).
+ */
+export function DecisionForm({
+  payoutId,
+  canApprove,
+  canReject,
+}: {
+  payoutId: string;
+  canApprove: boolean;
+  canReject: boolean;
+}) {
+  const canDecide = canApprove || canReject;
   const router = useRouter();
   const t = useTranslations("payouts.decision");
   const withStepUp = useStepUp();
@@ -62,12 +74,16 @@ export function DecisionForm({ payoutId, canDecide }: { payoutId: string; canDec
             errors={commentError === null ? undefined : [commentError]}
           />
           <div className="flex flex-wrap gap-2">
-            <Button type="button" onClick={() => decide("approve")} disabled={pending}>
-              {t("approve")}
-            </Button>
-            <Button type="button" variant="secondary" onClick={() => decide("reject")} disabled={pending}>
-              {t("reject")}
-            </Button>
+            {canApprove && (
+              <Button type="button" onClick={() => decide("approve")} disabled={pending}>
+                {t("approve")}
+              </Button>
+            )}
+            {canReject && (
+              <Button type="button" variant="secondary" onClick={() => decide("reject")} disabled={pending}>
+                {t("reject")}
+              </Button>
+            )}
           </div>
         </>
       )}

@@ -34,7 +34,7 @@ export function PayoutDetailView({
 }: {
   p: PayoutDetail;
   canReveal: boolean;
-  /** The viewer holds payouts.approve (whether they may decide on this request is p.can.approve). */
+  /** The viewer holds payouts.approve (whether they may decide on this request: p.can.approve, p.can.reject). */
   canApprove: boolean;
 }) {
   const t = useTranslations("payouts");
@@ -157,7 +157,7 @@ export function PayoutDetailView({
             ))}
           </ul>
         )}
-        {canApprove && <DecisionForm payoutId={p.id} canDecide={p.can.approve} />}
+        {canApprove && <DecisionForm payoutId={p.id} canApprove={p.can.approve} canReject={p.can.reject} />}
         {p.approveBlockedReason && (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{p.approveBlockedReason}</p>
         )}

@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { Field, TextArea } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
@@ -80,6 +81,7 @@ export function PayoutForm({
   canOverrideDuplicate: boolean;
 }) {
   const router = useRouter();
+  const withStepUp = useStepUp();
   const t = useTranslations("payouts");
   const words = useTranslations();
   const locale = useLocale() as Locale;
@@ -154,11 +156,14 @@ export function PayoutForm({
     if (!review) return;
     setMessage(null);
     startTransition(async () => {
-      const r = await createPayoutRequestAction({
-        ...values,
-        idTransactionMerchant: review.form.idTransactionMerchant,
-        overrideReason: review.duplicate ? overrideReason : "",
-      });
+      // creating may send the pay-out at once (auto-approved): the server asks for a fresh second factor
+      const r = await withStepUp(() =>
+        createPayoutRequestAction({
+          ...values,
+          idTransactionMerchant: review.form.idTransactionMerchant,
+          overrideReason: review.duplicate ? overrideReason : "",
+        }),
+      );
       if ("id" in r) {
         router.push(`/payouts/${r.id}`);
         return;

@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
+import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { PlatformErrorNotice } from "@/components/payouts/platform-error";
 import { Button } from "@/components/ui/button";
 import { cancelPayoutAction, submitPayoutAction } from "@/lib/actions/payouts";
@@ -19,6 +20,7 @@ export function RequestButtons({
 }) {
   const router = useRouter();
   const t = useTranslations("payouts.buttons");
+  const withStepUp = useStepUp();
   const [pending, startTransition] = useTransition();
   const [message, setMessage] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<ExplainedError | null>(null);
@@ -31,7 +33,7 @@ export function RequestButtons({
       const r =
         kind === "cancel"
           ? await cancelPayoutAction({ id: payoutId })
-          : await submitPayoutAction({ id: payoutId });
+          : await withStepUp(() => submitPayoutAction({ id: payoutId }));
       if (!r.ok) {
         if ("error" in r) setRefusal(r.error);
         else setMessage(r.message);

@@ -25,7 +25,7 @@ const formInput = z.preprocess(fromForm, payoutFormSchema);
 export type PayoutReview = {
   form: PayoutForm & { idTransactionMerchant: string };
   requiredApprovals: number;
-  /** Why an approver is needed (e.g. the recipient's pay-outs of the last 24 h reach the limit). */
+  /** Why an approver is needed (e.g. the recipient's open and recently sent pay-outs reach the limit). */
   approvalReason: string | null;
   balance: BalanceCheck | null;
   /** Why the balance could not be checked (platform unreachable), with its traceID. */
@@ -74,8 +74,11 @@ export type CreatedPayout = {
   queued: boolean | null;
 };
 
-/** Creates the request (and hands it to the worker when no approval is needed) (payouts.create). */
-export const createPayoutRequestAction = authorizedAction(
+/**
+ * Creates the request (and hands it to the worker when no approval is needed) (payouts.create). With
+ * step-up: an auto-approved request is sent from this call alone.
+ */
+export const createPayoutRequestAction = stepUpAction(
   "payouts.create",
   formInput,
   async (form, { user, actor }) => {
@@ -132,9 +135,10 @@ export const cancelPayoutAction = authorizedAction("payouts.create", cancelSchem
   cancelPayout(input.id, actor, input.comment),
 );
 
-/** Sends an approved request that was not sent yet (e.g. blocked earlier by the duplicate guard). */
-export const submitPayoutAction = authorizedAction(
-  "payouts.create",
-  payoutIdSchema,
-  async (input, { actor }) => submitPayout(input.id, actor),
+/**
+ * Sends an approved request that was not sent yet (e.g. blocked earlier by the duplicate guard)
+ * (payouts.create, with step-up: money leaves).
+ */
+export const submitPayoutAction = stepUpAction("payouts.create", payoutIdSchema, async (input, { actor }) =>
+  submitPayout(input.id, actor),
 );

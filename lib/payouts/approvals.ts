@@ -3,9 +3,21 @@ import { audit, type StaffActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { translatorFor } from "@/lib/auth/translator";
+import { lockRecipient, recipientWindowSum } from "./duplicates";
 import { handOffSubmission } from "./hand-off";
 import { moveRequest } from "./move";
-import { canCancel, canDecide, refusalMessage, type CancelRefusal, type DecideRefusal } from "./policy";
+import {
+  canApprove,
+  canCancel,
+  canDecide,
+  countsAsApproval,
+  refusalMessage,
+  requiredApprovals,
+  type ApproveRefusal,
+  type CancelRefusal,
+  type PayoutRules,
+} from "./policy";
+import { rulesWith } from "./rules";
 import type { PayoutRequestStatus } from "./state";
 
 export type DecisionResult =
@@ -20,52 +32,106 @@ export type DecisionResult =
        */
       queued?: boolean;
     }
-  | { ok: false; code: "not_found" | DecideRefusal; message: string };
+  | { ok: false; code: "not_found" | ApproveRefusal; message: string };
+
+type Tx = Prisma.TransactionClient;
 
 /** Locks the request's row for the rest of the transaction: decisions on one request run one at a time. */
-async function lockRequest(tx: Prisma.TransactionClient, id: string) {
+async function lockRequest(tx: Tx, id: string) {
   await tx.$queryRaw`SELECT id FROM "PayoutRequest" WHERE id = ${id}::uuid FOR UPDATE`;
 }
 
 /**
+ * The approvals the request needs now: never fewer than when it was created, more when the recipient's
+ * other counted pay-outs have grown since (or the limits were lowered), with what the audit records of
+ * the raise (null: none).
+ */
+async function approvalsNeededNow(
+  tx: Tx,
+  row: { id: string; recipientNumber: string; amount: { toFixed(): string }; requiredApprovals: number },
+  rules: PayoutRules,
+) {
+  const sumBefore = await recipientWindowSum(tx, row.recipientNumber, new Date(), row.id);
+  const need = requiredApprovals(row.amount.toFixed(), sumBefore, rules);
+  if (need.requiredApprovals <= row.requiredApprovals)
+    return { required: row.requiredApprovals, raised: null };
+  await tx.payoutRequest.update({
+    where: { id: row.id },
+    data: { requiredApprovals: need.requiredApprovals },
+  });
+  return {
+    required: need.requiredApprovals,
+    raised: {
+      requiredApprovalsBefore: row.requiredApprovals,
+      requiredApprovals: need.requiredApprovals,
+      approvalReason: need.message,
+      recipientWindow: need.recipientWindow,
+    },
+  };
+}
+
+/**
  * Records one approver's decision, as the policy allows (canDecide: never the maker, admins included;
- * once per approver; only while the request awaits approval). The row is locked, so two approvers at
- * the same moment are serialised: exactly one of them completes the set and moves the request to
- * approved, and only that call hands it to the worker. Nothing here waits for the platform.
+ * once per approver; only while the request awaits approval; canApprove: not a disabled maker's). The
+ * request's row and its recipient are locked, so two approvers at the same moment are serialised:
+ * exactly one of them completes the set and moves the request to approved, and only that call hands it
+ * to the worker. An approval asks again how many approvals the request needs, with the recipient's
+ * pay-outs as they are now; the approvals counted are those of approvers who could still give them
+ * (countsAsApproval). Nothing here waits for the platform.
+ * `options.thresholds` replaces settings (tests); the rest come from the settings.
  */
 export async function decide(
   id: string,
   decision: "approve" | "reject",
   comment: string,
   actor: StaffActor,
+  options: { thresholds?: Partial<PayoutRules> } = {},
 ): Promise<DecisionResult> {
   const db = getDb();
   const who = actor;
   const t = await translatorFor("payouts");
+  const rules = await rulesWith(options.thresholds);
+  const notFound = { ok: false, code: "not_found", message: t("refusals.notFound") } as const;
   const result = await db.$transaction(async (tx): Promise<DecisionResult> => {
+    // the recipient first, as creation and submission take it: the recipient's sum cannot move meanwhile
+    const target = await tx.payoutRequest.findUnique({ where: { id }, select: { recipientNumber: true } });
+    if (!target) return notFound;
+    await lockRecipient(tx, target.recipientNumber);
     await lockRequest(tx, id);
     const row = await tx.payoutRequest.findUnique({
       where: { id },
-      include: { approvals: { select: { approverId: true, decision: true } } },
+      include: {
+        maker: { select: { disabledAt: true } },
+        approvals: {
+          select: {
+            approverId: true,
+            decision: true,
+            approver: { select: { disabledAt: true, role: true } },
+          },
+        },
+      },
     });
-    if (!row) return { ok: false, code: "not_found", message: t("refusals.notFound") };
-    const verdict = canDecide(row, actor);
+    if (!row) return notFound;
+    const verdict = decision === "approve" ? canApprove(row, actor) : canDecide(row, actor);
     if (!verdict.ok) return { ok: false, code: verdict.reason, message: refusalMessage(t, verdict) };
 
     await tx.payoutApproval.create({
       data: { payoutRequestId: id, approverId: actor.id, decision, comment },
     });
+    const needed =
+      decision === "approve"
+        ? await approvalsNeededNow(tx, row, rules)
+        : { required: row.requiredApprovals, raised: null };
     await audit(tx, who, {
       action: decision === "approve" ? "payout.approve" : "payout.reject",
       targetType: "payoutRequest",
       targetId: id,
-      after: { decision, comment },
+      after: { decision, comment, ...needed.raised },
     });
-    const approvals =
-      row.approvals.filter((a) => a.decision === "approve").length + (decision === "approve" ? 1 : 0);
+    const approvals = row.approvals.filter(countsAsApproval).length + (decision === "approve" ? 1 : 0);
     let status: PayoutRequestStatus = row.status;
     if (decision === "reject") status = "rejected";
-    else if (approvals >= row.requiredApprovals) status = "approved";
+    else if (approvals >= needed.required) status = "approved";
     if (status !== row.status) {
       // the row is locked: nothing else can have moved it since it was read
       if (!(await moveRequest(tx, id, row.status, status)))
@@ -75,10 +141,10 @@ export async function decide(
         targetType: "payoutRequest",
         targetId: id,
         before: { status: row.status },
-        after: { status, approvals, requiredApprovals: row.requiredApprovals },
+        after: { status, approvals, requiredApprovals: needed.required },
       });
     }
-    return { ok: true, status, approvals, requiredApprovals: row.requiredApprovals };
+    return { ok: true, status, approvals, requiredApprovals: needed.required };
   });
   if (result.ok && result.status === "approved")
     return { ...result, queued: await handOffSubmission(id, who) };

@@ -2,6 +2,7 @@ import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
 import { formatMoney } from "@/lib/money/format";
+import { finalStatuses, isFinal } from "@/lib/operations/status";
 import { countedForRecipient, limitOf, RECIPIENT_WINDOW_HOURS, type PayoutRules } from "./policy";
 import { OPEN_STATUSES, type PayoutRequestStatus } from "./state";
 import type { PayoutWords } from "./words";
@@ -22,10 +23,11 @@ export type Duplicate =
 
 /**
  * Earlier pay-outs to the same recipient and amount that block a new one: a mirrored pay-out operation
- * in pending_retry or in_progress (the spec forbids a new operation while one is pending_retry; one in
- * progress may still succeed), and an open console request (awaiting approval, approved or submitting)
- * that has not reached the platform yet - the same pay-out entered twice. Pay-outs created outside the
- * console carry no recipient in their reads, so only the console's own requests can be matched.
+ * in any status that is not final (lib/operations/status.ts: one just created or booking may still go
+ * to pending_retry, and the spec forbids a new operation then; one in progress may still succeed), and
+ * an open console request (awaiting approval, approved or submitting) that has not reached the platform
+ * yet - the same pay-out entered twice. Pay-outs created outside the console carry no recipient in their
+ * reads, so only the console's own requests can be matched.
  */
 export async function findDuplicates(
   tx: Pick<Tx, "payoutRequest">,
@@ -38,10 +40,7 @@ export async function findDuplicates(
       recipientNumber,
       amount,
       ...(excludeId ? { id: { not: excludeId } } : {}),
-      OR: [
-        { status: { in: [...OPEN_STATUSES] } },
-        { operation: { status: { in: ["pending_retry", "in_progress"] } } },
-      ],
+      OR: [{ status: { in: [...OPEN_STATUSES] } }, { operation: { status: { notIn: [...finalStatuses] } } }],
     },
     select: {
       id: true,
@@ -53,7 +52,7 @@ export async function findDuplicates(
     take: 20,
   });
   return rows.map((r) =>
-    r.operation && (r.operation.status === "pending_retry" || r.operation.status === "in_progress")
+    r.operation && !isFinal(r.operation.status)
       ? { kind: "operation", operationId: r.operation.id, status: r.operation.status, payoutRequestId: r.id }
       : {
           kind: "request",
@@ -101,17 +100,37 @@ export async function findNearDuplicates(
   }));
 }
 
-/** Sum of the recipient's counted pay-outs of the window (payment currency), for requiredApprovals. */
+/**
+ * Sum of the recipient's counted pay-outs (payment currency), for requiredApprovals; `excludeId` leaves
+ * out the request being decided.
+ */
 export async function recipientWindowSum(
   tx: Pick<Tx, "payoutRequest">,
   recipientNumber: string,
   now = new Date(),
+  excludeId?: string,
 ): Promise<Decimal> {
+  const counted = countedForRecipient(recipientNumber, now);
   const { _sum } = await tx.payoutRequest.aggregate({
     _sum: { amount: true },
-    where: countedForRecipient(recipientNumber, now),
+    where: excludeId ? { AND: [counted, { id: { not: excludeId } }] } : counted,
   });
   return new Decimal(_sum.amount?.toFixed() ?? "0");
+}
+
+/**
+ * What holds back the submission of an approved request: a twin on the platform and not finished, or a
+ * twin request being submitted (a twin still awaiting approval or approved has not been sent: whichever
+ * goes first blocks the other).
+ */
+export async function findSubmissionBlockers(
+  tx: Pick<Tx, "payoutRequest">,
+  recipientNumber: string,
+  amount: string,
+  id: string,
+): Promise<Duplicate[]> {
+  const found = await findDuplicates(tx, recipientNumber, amount, id);
+  return found.filter((d) => d.kind === "operation" || d.status === "submitting");
 }
 
 /** What blocks a new request: exact duplicates, then near-duplicates that are not exact ones. */
@@ -146,7 +165,9 @@ function describeDuplicate(d: Duplicate, { t, locale }: PayoutWords): string {
   if (d.kind === "operation")
     return d.status === "pending_retry"
       ? t("duplicate.operationPendingRetry")
-      : t("duplicate.operationInProgress");
+      : d.status === "in_progress"
+        ? t("duplicate.operationInProgress")
+        : t("duplicate.operationNotFinished");
   if (d.kind === "request") return t("duplicate.request", { status: t(`statuses.${d.status}`) });
   return t("duplicate.near", {
     amount: formatMoney(d.amount, "", { locale }),

@@ -10,11 +10,12 @@
 import type { _Translator, Messages } from "next-intl";
 import { can, type Role } from "@/lib/auth/permissions";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { ApprovalDecision } from "@/lib/generated/prisma/enums";
 import type { Locale } from "@/lib/i18n/locales";
 import { Decimal, isDecimalString } from "@/lib/money/decimal";
 import { formatMoney } from "@/lib/money/format";
 import type { Settings } from "@/lib/settings/settings";
-import { CANCELLABLE, type PayoutRequestStatus } from "./state";
+import { CANCELLABLE, OPEN_STATUSES, type PayoutRequestStatus } from "./state";
 
 /** Who is asking: the signed-in user as the rules see them. */
 export type PolicyActor = { id: string; role: Role };
@@ -48,6 +49,38 @@ export function canDecide(
   return { ok: true };
 }
 
+export type ApproveRefusal = DecideRefusal | "maker_disabled";
+
+/**
+ * Approving is deciding (canDecide) on a request whose maker may still make it: a disabled maker's
+ * account may be the one that was misused, so their open requests can be rejected or cancelled, not
+ * approved.
+ */
+export function canApprove(
+  request: Parameters<typeof canDecide>[0] & { maker: { disabledAt: Date | null } },
+  actor: PolicyActor,
+): Verdict<ApproveRefusal> {
+  const decide = canDecide(request, actor);
+  if (!decide.ok) return decide;
+  if (request.maker.disabledAt !== null) return refuse("maker_disabled");
+  return { ok: true };
+}
+
+/**
+ * An approval counts towards the approvals a request needs only while its approver could give it now:
+ * enabled and still holding payouts.approve.
+ */
+export function countsAsApproval(approval: {
+  decision: ApprovalDecision;
+  approver: { disabledAt: Date | null; role: Role };
+}): boolean {
+  return (
+    approval.decision === "approve" &&
+    approval.approver.disabledAt === null &&
+    can(approval.approver.role, "payouts.approve")
+  );
+}
+
 // ---- cancelling ---------------------------------------------------------------------------------
 
 export type CancelRefusal = "not_allowed" | "forbidden" | "too_late";
@@ -78,7 +111,7 @@ export function canOverrideDuplicate(actor: Pick<PolicyActor, "role">): Verdict<
 
 // ---- the refusals in words ----------------------------------------------------------------------
 
-export type PolicyRefusal = DecideRefusal | CancelRefusal | OverrideRefusal;
+export type PolicyRefusal = ApproveRefusal | CancelRefusal | OverrideRefusal;
 
 /** The sentence of each refusal in `payouts.refusals` ({status}: the request's status in words). */
 export const REFUSAL_KEYS = {
@@ -86,6 +119,7 @@ export const REFUSAL_KEYS = {
   own_request: "refusals.ownRequest",
   already_decided: "refusals.alreadyDecided",
   not_awaiting: "refusals.notAwaiting",
+  maker_disabled: "refusals.makerDisabled",
   not_allowed: "refusals.notAllowed",
   too_late: "refusals.tooLate",
   override_forbidden: "refusals.overrideForbidden",
@@ -133,7 +167,7 @@ export function requiredApprovalsFor(amount: string, thresholds: Thresholds): 0 
   return 1;
 }
 
-/** Auto-approval and near-duplicates look at the recipient's pay-outs created in this window. */
+/** The recipient's sent pay-outs count for this long (open ones count whatever their age). */
 export const RECIPIENT_WINDOW_HOURS = 24;
 
 export type ApprovalReason =
@@ -171,13 +205,15 @@ export type ApprovalNeed = {
 };
 
 /**
- * Approvals for a new pay-out given the sum of the recipient's counted pay-outs of the last 24 h
- * (`sumBefore`, see countedForRecipient). It is auto-approved only when its own amount is below
- * `autoApproveBelow` and the recipient's sum with it stays below `autoApproveRecipientDailySum` (unset:
- * `autoApproveBelow` itself), so five pay-outs of 999.99 to one card are not five auto-approvals of a
- * 1000 limit. `autoApproveBelow` unset means no auto-approval at all. The same sum decides the second
- * approver: two approvals when the amount, or the recipient's sum with it, is above `twoApprovalsAbove`,
- * so 9000 + 6000 to one card take two approvers like 15000 at once (with a limit of 10000).
+ * Approvals for a pay-out given the sum of the recipient's other counted pay-outs (`sumBefore`: every
+ * open one and those sent in the last 24 h, see countedForRecipient). It is auto-approved only when its
+ * own amount is below `autoApproveBelow` and the recipient's sum with it stays below
+ * `autoApproveRecipientDailySum` (unset: `autoApproveBelow` itself), so five pay-outs of 999.99 to one
+ * card are not five auto-approvals of a 1000 limit. `autoApproveBelow` unset means no auto-approval at
+ * all. The same sum decides the second approver: two approvals when the amount, or the recipient's sum
+ * with it, is above `twoApprovalsAbove`, so 9000 + 6000 to one card take two approvers like 15000 at
+ * once (with a limit of 10000). Asked at creation and again by each approval (approvals.ts), on the sum
+ * as it is then.
  */
 export function requiredApprovals(amount: string, sumBefore: Decimal, rules: PayoutRules): ApprovalNeed {
   const byAmount = requiredApprovalsFor(amount, rules);
@@ -197,8 +233,8 @@ export function requiredApprovals(amount: string, sumBefore: Decimal, rules: Pay
       reason: "recipient_window_above_two_approvals_limit",
       requiredApprovals: 2,
       message:
-        `This recipient's pay-outs of the last ${RECIPIENT_WINDOW_HOURS} h (${sumBefore.toFixed()}) and this ` +
-        `one (${new Decimal(amount).toFixed()}) come to ${total.toFixed()}, above the two-approval limit ` +
+        `This recipient's other pay-outs, open or sent in the last ${RECIPIENT_WINDOW_HOURS} h ` +
+        `(${sumBefore.toFixed()}), and this one (${new Decimal(amount).toFixed()}) come to ${total.toFixed()}, above the two-approval limit ` +
         `(${two.toFixed()}): two approvers must check it.`,
       recipientWindow,
     };
@@ -225,8 +261,8 @@ export function requiredApprovals(amount: string, sumBefore: Decimal, rules: Pay
     reason: "recipient_window_reached",
     requiredApprovals: 1,
     message:
-      `This recipient's pay-outs of the last ${RECIPIENT_WINDOW_HOURS} h (${sumBefore.toFixed()}) and this one ` +
-      `(${new Decimal(amount).toFixed()}) come to ${total.toFixed()}, not below the auto-approval limit per ` +
+      `This recipient's other pay-outs, open or sent in the last ${RECIPIENT_WINDOW_HOURS} h ` +
+      `(${sumBefore.toFixed()}), and this one (${new Decimal(amount).toFixed()}) come to ${total.toFixed()}, not below the auto-approval limit per ` +
       `recipient (${limit?.toFixed() ?? "none"}): an approver must check it.`,
     recipientWindow,
   };
@@ -267,21 +303,25 @@ export function approvalReasonMessage(
   return t("approval.notBelowLimit", { limit: number(auto) });
 }
 
-// Statuses of requests that count for a recipient: on their way or sent; not rejected, cancelled or
-// refused by the platform. A sent one whose operation failed on the platform does not count either.
-const COUNTED_STATUSES: PayoutRequestStatus[] = ["awaiting_approval", "approved", "submitting", "submitted"];
-
 /**
- * The recipient's pay-outs of the window that count (for the auto-approval sum and near-duplicates). The
- * recipient is the normalised number alone, whatever the method: a card reached through toCard or a
- * mono-bank pair is the same card, an sbp phone the same phone (cards and 20-digit accounts never
- * collide). Pay-outs created outside the console carry no recipient in their reads and are not seen.
+ * The recipient's pay-outs that count (for the approvals a request needs and near-duplicates): every
+ * request still on its way, whatever its age (awaiting approval, approved or submitting: it may leave
+ * any minute), and those sent within the window, by when they were sent. Not rejected, cancelled or
+ * refused ones, nor a sent one whose operation failed on the platform. The recipient is the normalised
+ * number alone, whatever the method: a card reached through toCard or a mono-bank pair is the same card,
+ * an sbp phone the same phone (cards and 20-digit accounts never collide). Pay-outs created outside the
+ * console carry no recipient in their reads and are not seen.
  */
 export function countedForRecipient(recipientNumber: string, now: Date): Prisma.PayoutRequestWhereInput {
   return {
     recipientNumber,
-    createdAt: { gte: new Date(now.getTime() - RECIPIENT_WINDOW_HOURS * 3_600_000) },
-    status: { in: COUNTED_STATUSES },
-    OR: [{ operationId: null }, { operation: { status: { not: "failed" } } }],
+    OR: [
+      { status: { in: [...OPEN_STATUSES] } },
+      {
+        status: "submitted",
+        submittedAt: { gte: new Date(now.getTime() - RECIPIENT_WINDOW_HOURS * 3_600_000) },
+        OR: [{ operationId: null }, { operation: { status: { not: "failed" } } }],
+      },
+    ],
   };
 }

@@ -4,8 +4,8 @@ import { getDb } from "@/lib/db";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import { maskNumber } from "@/lib/recipients/mask";
 import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
-import { canCancel, canDecide, refusalMessage } from "./policy";
-import { describeDuplicates, findDuplicates } from "./duplicates";
+import { canApprove, canCancel, canDecide, countsAsApproval, refusalMessage } from "./policy";
+import { describeDuplicates, findSubmissionBlockers } from "./duplicates";
 import { isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
 import { payoutWords, type PayoutWords } from "./words";
 
@@ -53,7 +53,7 @@ export async function listPayouts(
       take: Math.min(Math.max(filter.take ?? 100, 1), 500),
       include: {
         maker: { select: { email: true } },
-        approvals: { select: { decision: true } },
+        approvals: { select: { decision: true, approver: { select: { disabledAt: true, role: true } } } },
         operation: { select: { status: true } },
       },
     }),
@@ -71,7 +71,7 @@ export async function listPayouts(
     recipientMasked: maskNumber(r.recipientNumber),
     recipientName: r.recipientName,
     makerEmail: r.maker.email,
-    approvals: r.approvals.filter((a) => a.decision === "approve").length,
+    approvals: r.approvals.filter(countsAsApproval).length,
     requiredApprovals: r.requiredApprovals,
     operationStatus: r.operation?.status ?? null,
   }));
@@ -105,8 +105,8 @@ export type PayoutDetail = PayoutListItem & {
     at: string;
   }>;
   /** What the viewer may do now (policy.ts; the actions ask it again). */
-  can: { approve: boolean; cancel: boolean; submit: boolean };
-  /** Why the viewer cannot decide on a request awaiting approval, when they have the permission. */
+  can: { approve: boolean; reject: boolean; cancel: boolean; submit: boolean };
+  /** Why the viewer cannot approve a request awaiting approval, when they have the permission. */
   approveBlockedReason: string | null;
 };
 
@@ -118,10 +118,10 @@ export async function getPayoutDetail(
     getDb().payoutRequest.findUnique({
       where: { id },
       include: {
-        maker: { select: { email: true } },
+        maker: { select: { email: true, disabledAt: true } },
         approvals: {
           orderBy: { createdAt: "asc" },
-          include: { approver: { select: { email: true, name: true } } },
+          include: { approver: { select: { email: true, name: true, disabledAt: true, role: true } } },
         },
         operation: { select: { status: true } },
       },
@@ -130,10 +130,10 @@ export async function getPayoutDetail(
   ]);
   if (!row) return null;
   const words = await payoutWords();
-  const decision = canDecide(row, viewer);
+  const approval = canApprove(row, viewer);
   const approveBlockedReason =
-    !decision.ok && decision.reason !== "forbidden" && row.status === "awaiting_approval"
-      ? refusalMessage(words.t, decision)
+    !approval.ok && approval.reason !== "forbidden" && row.status === "awaiting_approval"
+      ? refusalMessage(words.t, approval)
       : null;
   const failed = row.status === "failed_to_submit";
   return {
@@ -149,7 +149,7 @@ export async function getPayoutDetail(
     recipientName: row.recipientName,
     makerEmail: row.maker.email,
     makerId: row.makerId,
-    approvals: row.approvals.filter((a) => a.decision === "approve").length,
+    approvals: row.approvals.filter(countsAsApproval).length,
     requiredApprovals: row.requiredApprovals,
     operationStatus: row.operation?.status ?? null,
     clientID: row.clientID,
@@ -182,7 +182,8 @@ export async function getPayoutDetail(
       at: a.createdAt.toISOString(),
     })),
     can: {
-      approve: decision.ok,
+      approve: approval.ok,
+      reject: canDecide(row, viewer).ok,
       cancel: canCancel(row, viewer).ok,
       // a request on its way is the worker's; Send is for one the duplicate guard held back
       submit:
@@ -205,10 +206,9 @@ async function waitingNote(
 ): Promise<string | null> {
   if (row.status === "submitting") return words.t("submit.answerLost");
   if (row.status !== "approved") return null;
-  const found = await getDb().$transaction((tx) =>
-    findDuplicates(tx, row.recipientNumber, row.amount.toFixed(), row.id),
+  const blocking = await getDb().$transaction((tx) =>
+    findSubmissionBlockers(tx, row.recipientNumber, row.amount.toFixed(), row.id),
   );
-  const blocking = found.filter((d) => d.kind === "operation" || d.status === "submitting");
   return blocking.length > 0 ? describeDuplicates(blocking, words) : words.t("detail.heldBackCleared");
 }
 

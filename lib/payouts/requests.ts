@@ -6,7 +6,6 @@ import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
 import { maskNumber } from "@/lib/recipients/mask";
-import { getSettings } from "@/lib/settings/settings";
 import {
   describeDuplicates,
   findCreationDuplicates,
@@ -21,15 +20,10 @@ import {
   type ApprovalNeed,
   type PayoutRules,
 } from "./policy";
+import { rulesWith } from "./rules";
 import type { PayoutForm } from "./schemas";
 import { assertMove, type PayoutRequestStatus } from "./state";
 import { payoutWords } from "./words";
-
-/** The rules in force, with the ones given (tests, or a caller that already read them) taking precedence. */
-async function rulesWith(given: Partial<PayoutRules> = {}): Promise<PayoutRules> {
-  const defined = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  return { ...(await getSettings()), ...defined };
-}
 
 export type CreateOutcome =
   | {
@@ -62,12 +56,22 @@ export async function reviewPayoutRequest(
 }
 
 /**
+ * Serialises creations with one idTransactionMerchant: the recipient's lock does not when the recipients
+ * differ, and the second insert would break the unique index instead of finding the first request.
+ */
+async function lockMerchantId(tx: Prisma.TransactionClient, idTransactionMerchant: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`payout-id|${idTransactionMerchant}`}, 7372))`;
+}
+
+/**
  * Stores a pay-out request (status awaiting_approval, or approved when no approval is needed) with its
  * idTransactionMerchant fixed from now on. Under a lock on the recipient it runs the duplicate guard
- * (exact and near duplicates) and counts the recipient's pay-outs of the last 24 h for auto-approval
- * (policy.ts decides both); whoever may override the guard (canOverrideDuplicate) does so with a
- * reason, which is stored and audited (the approvals needed are never overridden). Bank, method and
- * balance are checked by the caller (they need the platform).
+ * (exact and near duplicates) and counts the recipient's open pay-outs and those sent in the last 24 h
+ * for the approvals it needs (policy.ts decides both); whoever may override the guard
+ * (canOverrideDuplicate) does so with a reason, which is stored and audited (the approvals needed are
+ * never overridden). An idTransactionMerchant another request holds is refused (id_taken); the same
+ * request again (a double click) gets the first one back. Bank, method and balance are checked by the
+ * caller (they need the platform).
  * `options.thresholds` replaces settings (tests); the rest come from the settings.
  */
 export async function createPayoutRequest(
@@ -81,6 +85,7 @@ export async function createPayoutRequest(
   const words = await payoutWords();
 
   return db.$transaction(async (tx) => {
+    await lockMerchantId(tx, idTransactionMerchant);
     await lockRecipient(tx, form.recipientNumber);
     const existing = await tx.payoutRequest.findUnique({ where: { idTransactionMerchant } });
     if (existing) {

@@ -52,7 +52,10 @@ export const CANCELLABLE: readonly PayoutRequestStatus[] = (
   Object.keys(TRANSITIONS) as PayoutRequestStatus[]
 ).filter((s) => canMove(s, "cancelled"));
 
-/** Requests that are still on their way to the platform (count as "open" for the duplicate guard). */
+/**
+ * Requests still on their way to the platform: open for the duplicate guard, and counted for their
+ * recipient whatever their age (policy.ts, countedForRecipient).
+ */
 export const OPEN_STATUSES: readonly PayoutRequestStatus[] = ["awaiting_approval", "approved", "submitting"];
 
 /**

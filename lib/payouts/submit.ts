@@ -12,9 +12,10 @@ import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import type { PayOutMethod } from "@/lib/platform/payment-methods";
+import { storableText } from "@/lib/storable-text";
 import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
 import { moveRequest } from "./move";
-import { describeDuplicates, findDuplicates, lockRecipient } from "./duplicates";
+import { describeDuplicates, findSubmissionBlockers, lockRecipient } from "./duplicates";
 import type { PayoutRequestStatus } from "./state";
 import { payoutWords } from "./words";
 
@@ -119,9 +120,7 @@ export async function submitPayout(
     }
     await lockRecipient(tx, row.recipientNumber);
     if (!row.overrideReason) {
-      const duplicates = (await findDuplicates(tx, row.recipientNumber, row.amount.toFixed(), row.id)).filter(
-        (d) => d.kind === "operation" || d.status === "submitting",
-      );
+      const duplicates = await findSubmissionBlockers(tx, row.recipientNumber, row.amount.toFixed(), row.id);
       if (duplicates.length > 0) {
         const message = describeDuplicates(duplicates, words);
         await tx.payoutRequest.update({ where: { id }, data: { lastMessage: message } });
@@ -181,7 +180,14 @@ async function send(
   return settle(row.id, actor, outcome, platform);
 }
 
-/** Moves a submitting request to the outcome of its creation intent (one conditional update). */
+/** The platform's words as the database can store them (U+0000 would be refused). */
+const storable = (text: string | null) => (text === null ? null : storableText(text));
+
+/**
+ * Moves a submitting request to the outcome of its creation intent (one conditional update). The
+ * platform's text is made storable first: a refusal the database cannot store would leave the request
+ * submitting for good.
+ */
 async function settle(
   id: string,
   actor: Actor,
@@ -192,7 +198,7 @@ async function settle(
   if (outcome.status === "pending") {
     await db.payoutRequest.updateMany({
       where: { id, status: "submitting" },
-      data: { lastMessage: outcome.message.slice(0, 500), lastTraceID: outcome.traceID },
+      data: { lastMessage: storable(outcome.message.slice(0, 500)), lastTraceID: storable(outcome.traceID) },
     });
     return {
       ok: true,
@@ -203,6 +209,7 @@ async function settle(
   }
   if (outcome.status === "created") {
     await ensureMirrored(outcome.operationId, platform);
+    const traceID = storable(outcome.traceID);
     await settleSubmission(
       id,
       actor,
@@ -210,11 +217,11 @@ async function settle(
       {
         operationId: outcome.operationId,
         submittedAt: new Date(),
-        lastTraceID: outcome.traceID,
+        lastTraceID: traceID,
         lastCodeError: null,
         lastMessage: null,
       },
-      { operationId: outcome.operationId, traceID: outcome.traceID },
+      { operationId: outcome.operationId, traceID },
     );
     return { ok: true, status: "submitted", operationId: outcome.operationId, traceID: outcome.traceID };
   }
@@ -228,16 +235,13 @@ async function settle(
     },
     await platformErrorWords(),
   );
+  const [codeError, traceID] = [storable(outcome.codeError), storable(outcome.traceID)];
   await settleSubmission(
     id,
     actor,
     "failed_to_submit",
-    {
-      lastCodeError: outcome.codeError,
-      lastMessage: outcome.message.slice(0, 2000),
-      lastTraceID: outcome.traceID,
-    },
-    { codeError: outcome.codeError, traceID: outcome.traceID },
+    { lastCodeError: codeError, lastMessage: storable(outcome.message.slice(0, 2000)), lastTraceID: traceID },
+    { codeError, traceID },
   );
   return { ok: false, code: "failed_to_submit", error };
 }

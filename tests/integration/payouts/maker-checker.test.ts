@@ -198,6 +198,34 @@ describe("maker-checker", () => {
     expect(await cancelPayout(c.id, staff.maker)).toMatchObject({ ok: false, code: "too_late" });
   });
 
+  // Audit of pay-outs, F5: every stored approval counted, also one whose approver was disabled since
+  // or no longer holds payouts.approve.
+  it.each([
+    ["is disabled", { disabledAt: new Date() }],
+    ["loses payouts.approve", { role: "finance" as const }],
+  ])("an approval stops counting when its approver %s", async (_what, change) => {
+    const first = await actor("approver");
+    const req = await create(payoutForm({ amount: "20000" }), staff.maker, {
+      autoApproveBelow: null,
+      twoApprovalsAbove: "10000",
+    });
+    expect(await decide(req.id, "approve", "one", first, { platform })).toMatchObject({ approvals: 1 });
+    await db.user.update({ where: { id: first.id }, data: change });
+    expect((await getPayoutDetail(req.id, staff.approver2))?.approvals).toBe(0);
+    expect(await decide(req.id, "approve", "two", staff.approver2, { platform })).toMatchObject({
+      ok: true,
+      status: "awaiting_approval",
+      approvals: 1,
+      requiredApprovals: 2,
+    });
+    expect(await platformCount(req.idTransactionMerchant)).toBe(0);
+    expect(await decide(req.id, "approve", "three", staff.approver3, { platform })).toMatchObject({
+      ok: true,
+      status: "submitted",
+      approvals: 2,
+    });
+  });
+
   it("a second create with the same review id returns the first request (double click on Create)", async () => {
     const f = { ...payoutForm(), idTransactionMerchant: `po-${randomUUID()}` };
     const first = await create(f);

@@ -232,7 +232,7 @@ describe("requiredApprovals", () => {
       reason: "recipient_window_reached",
       requiredApprovals: 1,
       message:
-        "This recipient's pay-outs of the last 24 h (999.95) and this one (999.96) come to 1999.91, not " +
+        "This recipient's other pay-outs, open or sent in the last 24 h (999.95), and this one (999.96) come to 1999.91, not " +
         "below the auto-approval limit per recipient (1000): an approver must check it.",
       recipientWindow: { hours: 24, sumBefore: "999.95", limit: "1000", twoApprovalsLimit: "10000" },
     });
@@ -300,6 +300,33 @@ describe("the page and the commands give the policy's answer", () => {
       message: "Your role does not allow this.",
     });
     expect(await db.payoutApproval.count({ where: { payoutRequestId: id } })).toBe(0);
+  });
+
+  // Audit of pay-outs, F5: a request whose maker was disabled since (the account may be the misused one)
+  // was still approved and sent.
+  it("a disabled maker's request: the page offers reject only and says why; approving is refused in words (en, ru)", async () => {
+    const maker = await createStaff("finance");
+    const id = await request(maker.id);
+    await db.user.update({ where: { id: maker.id }, data: { disabledAt: new Date() } });
+    const en =
+      "The account of this pay-out's maker is disabled: it cannot be approved. Reject it, or ask an admin to cancel it.";
+    expect(refusalMessage(payoutWordsIn("ru").t, { reason: "maker_disabled" })).toBe(
+      "Учётная запись инициатора этой выплаты отключена: согласовать её нельзя. Отклоните её или попросите администратора отменить заявку.",
+    );
+    expect(await getPayoutDetail(id, staff.approver)).toMatchObject({
+      can: { approve: false, reject: true },
+      approveBlockedReason: en,
+    });
+    expect(await decide(id, "approve", "ok", staff.approver)).toEqual({
+      ok: false,
+      code: "maker_disabled",
+      message: en,
+    });
+    expect(await db.payoutApproval.count({ where: { payoutRequestId: id } })).toBe(0);
+    expect(await decide(id, "reject", "maker disabled", staff.approver)).toMatchObject({
+      ok: true,
+      status: "rejected",
+    });
   });
 
   it("cancel: the maker and an admin see the button and may; an approver sees none and is refused", async () => {

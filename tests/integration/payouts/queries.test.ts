@@ -220,7 +220,7 @@ describe("the detail", () => {
       note: null,
       sending: false,
       decisions: [],
-      can: { approve: false, cancel: false, submit: false },
+      can: { approve: false, reject: false, cancel: false, submit: false },
       approveBlockedReason: null,
     });
   });

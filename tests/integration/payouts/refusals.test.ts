@@ -136,6 +136,23 @@ describe("creation with an idTransactionMerchant that is already taken", () => {
     });
     expect((await auditTrail(first.id)).map((r) => r.action)).toEqual(["payout.create"]);
   });
+
+  // Audit of pay-outs, F6: creations with one id for different recipients at the same moment took
+  // different recipient locks; the loser's insert broke the unique index and threw (P2002, a 500).
+  it("at the same moment, for different recipients: one is created, the others get id_taken", async () => {
+    for (let round = 0; round < 5; round++) {
+      const idTransactionMerchant = `po-${randomUUID()}`;
+      const forms = Array.from({ length: 6 }, () => ({ ...payoutForm(), idTransactionMerchant }));
+      const results = await Promise.allSettled(
+        forms.map((f) => createPayoutRequest(f, maker, { thresholds: noThresholds })),
+      );
+      const outcomes = results.map((r) =>
+        r.status === "rejected" ? `threw ${String(r.reason)}` : r.value.ok ? "created" : r.value.code,
+      );
+      expect(outcomes.sort()).toEqual(["created", ...Array<string>(5).fill("id_taken")]);
+      expect(await db.payoutRequest.count({ where: { idTransactionMerchant } })).toBe(1);
+    }
+  });
 });
 
 describe("creation blocked by the duplicate guard", () => {
@@ -152,6 +169,27 @@ describe("creation blocked by the duplicate guard", () => {
       message:
         "Blocked: a pay-out request to this recipient for this amount is already awaiting approval. A second one could pay twice. An admin can override this with a reason.",
     });
+  });
+
+  it("a twin sent a moment ago, its operation still created on the platform: duplicate (F3), nothing created", async () => {
+    const f = payoutForm({ amount: "2718.31" });
+    const first = await create(f);
+    const [operationId] = await insertOperations([
+      { dateAdded: new Date(), typeOperation: "payOut", status: "created", paymentMethod: "toCard" },
+    ]);
+    await db.payoutRequest.update({ where: { id: first.id }, data: { status: "submitted", operationId } });
+    expect(
+      await createPayoutRequest({ ...f, clientID: `client-${randomUUID()}` }, maker, {
+        thresholds: noThresholds,
+      }),
+    ).toMatchObject({
+      ok: false,
+      code: "duplicate",
+      duplicates: [{ kind: "operation", operationId, status: "created", payoutRequestId: first.id }],
+      message:
+        "Blocked: a pay-out to this recipient for this amount was accepted by the platform and is not finished yet. A second one could pay twice. An admin can override this with a reason.",
+    });
+    expect(await db.payoutRequest.count({ where: { recipientNumber: f.recipientNumber } })).toBe(1);
   });
 
   it("an admin without a reason: duplicate, overridable", async () => {
@@ -381,22 +419,45 @@ describe("the duplicate guard at submission", () => {
     },
   );
 
+  const notFinished = "was accepted by the platform and is not finished yet";
+  // Audit of pay-outs, F3: only pending_retry and in_progress blocked; a twin the platform had just
+  // accepted (created, booking) did not, though it may still go to pending_retry.
   it.each([
-    ["pending_retry", "waiting for the platform's retry (pending_retry)"],
-    ["in_progress", "in progress"],
-  ] as const)("a twin whose operation is %s blocks it", async (status, words) => {
-    const { waiting, other } = await twins(status === "in_progress" ? "24.5" : "25.5");
+    ["pending_retry", "25.5", "is waiting for the platform's retry (pending_retry) on the platform"],
+    ["in_progress", "24.5", "is in progress on the platform"],
+    ["created", "24.6", notFinished],
+    ["booking", "24.7", notFinished],
+    ["precreated", "24.8", notFinished],
+  ] as const)("a twin whose operation is %s blocks it", async (status, amount, words) => {
+    const { waiting, other } = await twins(amount);
     const [operationId] = await insertOperations([
       { dateAdded: new Date(), typeOperation: "payOut", status, paymentMethod: "toCard" },
     ]);
     await db.payoutRequest.update({ where: { id: other.id }, data: { status: "submitted", operationId } });
+    recorder.clear();
     const result = await submitPayout(waiting.id, who(), platform);
     expect(result).toEqual({
       ok: false,
       code: "blocked_duplicate",
-      message: `Blocked: a pay-out to this recipient for this amount is ${words} on the platform. A second one could pay twice. An admin can override this with a reason.`,
+      message: `Blocked: a pay-out to this recipient for this amount ${words}. A second one could pay twice. An admin can override this with a reason.`,
     });
+    expect(payoutCalls()).toHaveLength(0);
   });
+
+  it.each(["success", "failed"] as const)(
+    "a twin whose operation is %s (final) does not block it",
+    async (status) => {
+      const { waiting, other } = await twins(status === "success" ? "24.9" : "24.95");
+      const [operationId] = await insertOperations([
+        { dateAdded: new Date(), typeOperation: "payOut", status, paymentMethod: "toCard" },
+      ]);
+      await db.payoutRequest.update({ where: { id: other.id }, data: { status: "submitted", operationId } });
+      expect(await submitPayout(waiting.id, who(), platform)).toMatchObject({
+        ok: true,
+        status: "submitted",
+      });
+    },
+  );
 
   it("a request created with an admin override is not blocked again at submission", async () => {
     const { waiting, other } = await twins("26.5");

@@ -1,5 +1,5 @@
 // Security review, finding 7: splitting a pay-out under the auto-approve limit. Auto-approval now counts
-// the recipient's pay-outs of the last 24 h, creation is serialised per recipient, and the duplicate
+// the recipient's open pay-outs and those sent in the last 24 h, creation is serialised per recipient, and the duplicate
 // guard flags near-duplicates (same recipient, amount within a tolerance) like exact ones.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +72,7 @@ async function createEntry(id: string) {
   return db().auditLog.findFirstOrThrow({ where: { targetId: id, action: "payout.create" } });
 }
 
-describe("auto-approval counts the recipient's pay-outs of the last 24 h", () => {
+describe("auto-approval counts the recipient's open pay-outs and those sent in the last 24 h", () => {
   it("the split attack: five pay-outs of 999.95-999.99 to one card, auto-approve below 1000: only the first goes without an approver, and the audit says why", async () => {
     const card = freshCard();
     const results = [];

@@ -129,7 +129,7 @@ const STEP_UP_ACTIONS: Record<string, string[]> = {
   // a session whose single sign-on MFA went stale proves it first (users without a factor are not asked)
   "lib/actions/two-factor.ts": ["startEnrolmentAction", "confirmEnrolmentAction", "resetUserTwoFactorAction"],
   "lib/actions/operations.ts": ["revealRecipientNumberAction"],
-  "lib/actions/payouts.ts": ["approvePayoutAction"],
+  "lib/actions/payouts.ts": ["createPayoutRequestAction", "approvePayoutAction", "submitPayoutAction"],
   "lib/actions/payout-recipients.ts": ["revealPayoutRecipientNumberAction"],
   "lib/actions/settings.ts": ["saveSettingAction"],
   "lib/actions/users.ts": [

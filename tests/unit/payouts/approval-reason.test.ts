@@ -29,7 +29,7 @@ describe("approvalReasonMessage", () => {
   test("recipient_window_reached: the window, this amount, their total and the limit, grouped", () => {
     const n = need({ reason: "recipient_window_reached", recipientWindow: window("1999.95", "2500") });
     expect(english(n, "1000.5", "1000")).toBe(
-      "This recipient's pay-outs of the last 24 h (1,999.95) and this one (1,000.5) come to 3,000.45, " +
+      "This recipient's other pay-outs, open or sent in the last 24 h (1,999.95), and this one (1,000.5) come to 3,000.45, " +
         "not below the auto-approval limit per recipient (2,500): an approver must check it.",
     );
   });
@@ -46,7 +46,7 @@ describe("approvalReasonMessage", () => {
   test("recipient_window_reached with no limit says so in words", () => {
     const n = need({ reason: "recipient_window_reached", recipientWindow: window("10", null) });
     expect(english(n, "5", null)).toBe(
-      "This recipient's pay-outs of the last 24 h (10) and this one (5) come to 15, " +
+      "This recipient's other pay-outs, open or sent in the last 24 h (10), and this one (5) come to 15, " +
         "not below the auto-approval limit per recipient (none): an approver must check it.",
     );
   });
@@ -56,7 +56,9 @@ describe("approvalReasonMessage", () => {
       reason: "recipient_window_reached",
       recipientWindow: { ...window("1", "2"), hours: 12 },
     });
-    expect(english(n, "1", "2")).toMatch(/^This recipient's pay-outs of the last 12 h \(1\)/);
+    expect(english(n, "1", "2")).toMatch(
+      /^This recipient's other pay-outs, open or sent in the last 12 h \(1\)/,
+    );
   });
 
   test.each([
@@ -91,7 +93,7 @@ describe("approvalReasonMessage", () => {
       nearDuplicateTolerancePercent: null,
     };
     expect(english(requiredApprovals("999", new Decimal("500"), rules), "999", "1000")).toBe(
-      "This recipient's pay-outs of the last 24 h (500) and this one (999) come to 1,499, " +
+      "This recipient's other pay-outs, open or sent in the last 24 h (500), and this one (999) come to 1,499, " +
         "not below the auto-approval limit per recipient (1,000): an approver must check it.",
     );
   });
@@ -124,14 +126,14 @@ describe("two approvers because of the recipient's window", () => {
 
   test("in English: the window, this amount, their total and the two-approval limit", () => {
     expect(english(split(), "6000", "1000")).toBe(
-      "This recipient's pay-outs of the last 24 h (9,000) and this one (6,000) come to 15,000, " +
+      "This recipient's other pay-outs, open or sent in the last 24 h (9,000), and this one (6,000) come to 15,000, " +
         "above the two-approval limit (10,000): two approvers must check it.",
     );
   });
 
   test("in Russian, with the reader's grouping", () => {
     expect(russian(split(), "6000", "1000")).toBe(
-      `Выплаты этому получателю за последние 24 ч (9${NB}000) вместе с этой (6${NB}000) составляют ` +
+      `Другие выплаты этому получателю, ещё не отправленные или отправленные за последние 24 ч (9${NB}000), вместе с этой (6${NB}000) составляют ` +
         `15${NB}000 — больше порога для двух согласований (10${NB}000): нужны два согласующих.`,
     );
   });

@@ -64,14 +64,21 @@ describe("verdicts carry a status only when the reason names it", () => {
 });
 
 describe("the recipient window's query", () => {
-  it("the recipient's counted pay-outs of the last 24 h, not failed on the platform", () => {
+  // by when money went out, not when the request was written: a request created 25 h ago and sent now
+  // (or still waiting) is part of the same split
+  it("the recipient's open pay-outs, whatever their age, and those sent in the last 24 h, not failed", () => {
     const now = new Date("2026-11-20T12:00:00.000Z");
     expect(RECIPIENT_WINDOW_HOURS).toBe(24);
     expect(countedForRecipient("2200700012345675", now)).toEqual({
       recipientNumber: "2200700012345675",
-      createdAt: { gte: new Date("2026-11-19T12:00:00.000Z") },
-      status: { in: ["awaiting_approval", "approved", "submitting", "submitted"] },
-      OR: [{ operationId: null }, { operation: { status: { not: "failed" } } }],
+      OR: [
+        { status: { in: ["awaiting_approval", "approved", "submitting"] } },
+        {
+          status: "submitted",
+          submittedAt: { gte: new Date("2026-11-19T12:00:00.000Z") },
+          OR: [{ operationId: null }, { operation: { status: { not: "failed" } } }],
+        },
+      ],
     });
   });
 });
@@ -163,7 +170,7 @@ describe("splitting one pay-out does not avoid the second approver", () => {
       reason: "recipient_window_above_two_approvals_limit",
       requiredApprovals: 2,
       message:
-        "This recipient's pay-outs of the last 24 h (9000) and this one (6000) come to 15000, above the " +
+        "This recipient's other pay-outs, open or sent in the last 24 h (9000), and this one (6000) come to 15000, above the " +
         "two-approval limit (10000): two approvers must check it.",
       recipientWindow: { hours: 24, sumBefore: "9000", limit: "1000", twoApprovalsLimit: "10000" },
     });
