@@ -3,16 +3,15 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useActionResult } from "@/components/ui/action-button";
 import { issueStatementAction } from "@/lib/actions/statements";
+import type { ShownPeriodQuery } from "@/lib/statements/periods";
 
-/** Freezes the statement shown: stored with its totals and a content hash. */
-export function IssueButton({ query }: { query: Record<string, string | undefined> }) {
+/** Freezes the statement shown (its exact period): stored with its totals and a content hash. */
+export function IssueButton({ period }: { period: ShownPeriodQuery }) {
   const t = useTranslations("statements.issue");
   const router = useRouter();
   const { pending, result: message, run } = useActionResult<string>();
   const issue = async () => {
-    const result = await issueStatementAction(
-      Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined)),
-    );
+    const result = await issueStatementAction(period);
     if (result.ok) router.refresh();
     return result.ok ? t("done") : result.message;
   };

@@ -7,7 +7,11 @@ import { translatorFor } from "@/lib/auth/translator";
 import { periodQuerySchema, resolvePeriod } from "@/lib/statements/periods";
 import { optionalTextField } from "@/lib/validation/fields";
 
-const issueInput = periodQuerySchema.strict();
+// Only the period the page showed, as a custom period (shownPeriodQuery): a preset would be resolved
+// again here, at the click, and could name other days than the page did.
+const issueInput = periodQuerySchema
+  .extend({ period: z.literal("custom", { error: "statements.period.issueShown" }) })
+  .strict();
 
 const annotateInput = z
   .object({

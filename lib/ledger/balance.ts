@@ -2,7 +2,7 @@ import "server-only";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { Decimal } from "@/lib/money/decimal";
-import { formatInZone, nextDay } from "@/lib/time/zone";
+import { localDays } from "@/lib/time/local-days";
 
 type Db = Pick<Prisma.TransactionClient, "$queryRaw">;
 
@@ -54,27 +54,29 @@ export type DailyClosing = { day: string; available: string; holds: string };
 /**
  * Closing balance of each calendar day of the zone in [from, to), from the quarter-hour sums (zones
  * whose offset is a whole quarter hour, which is every zone in use today), plus movements outside
- * operations; every day is listed from the first one with a balance.
+ * operations; every day is listed from the first one with a balance. The days are Node's, as the
+ * statements' (lib/time/local-days.ts): SQL only finds the index of the day each sum falls in.
  */
 export async function dailyClosings(range: { from: Date; to: Date; tz: string }): Promise<DailyClosing[]> {
+  const days = localDays(range);
   const opening = await ledgerBalanceBefore(range.from);
-  const rows = await getDb().$queryRaw<{ day: string; amount: string; hold: string }[]>`
-    SELECT day, sum(amount)::text AS amount, sum(hold)::text AS hold FROM (
-      SELECT to_char(bucket AT TIME ZONE ${range.tz}, 'YYYY-MM-DD') AS day, amount, "holdDelta" AS hold
+  const rows = await getDb().$queryRaw<{ i: number; amount: string; hold: string }[]>`
+    WITH days AS (SELECT ${days.map((d) => iso(d.start))}::timestamptz[] AS starts)
+    SELECT i, sum(amount)::text AS amount, sum(hold)::text AS hold FROM (
+      SELECT width_bucket(bucket, (SELECT starts FROM days)) - 1 AS i, amount, "holdDelta" AS hold
       FROM "LedgerBucket"
       WHERE bucket >= ${iso(range.from)}::timestamptz AND bucket < ${iso(range.to)}::timestamptz
       UNION ALL
-      SELECT to_char("windowTo" AT TIME ZONE ${range.tz}, 'YYYY-MM-DD'), amount, 0 FROM "OutsideMovement"
+      SELECT width_bucket("windowTo", (SELECT starts FROM days)) - 1, amount, 0 FROM "OutsideMovement"
       WHERE "windowTo" >= ${iso(range.from)}::timestamptz AND "windowTo" < ${iso(range.to)}::timestamptz
-    ) m GROUP BY day ORDER BY day`;
-  const byDay = new Map(rows.map((r) => [r.day, r]));
+    ) m GROUP BY i ORDER BY i`;
+  const byDay = new Map(rows.map((r) => [r.i, r]));
   let available = opening.available;
   let holds = opening.holds;
   let started = !available.isZero() || !holds.isZero();
   const out: DailyClosing[] = [];
-  const last = formatInZone(new Date(range.to.getTime() - 1), range.tz).slice(0, 10);
-  for (let day = formatInZone(range.from, range.tz).slice(0, 10); day <= last; day = nextDay(day)) {
-    const row = byDay.get(day);
+  days.forEach(({ day }, i) => {
+    const row = byDay.get(i);
     if (row) {
       available = available.plus(row.amount);
       holds = holds.plus(row.hold);
@@ -82,7 +84,7 @@ export async function dailyClosings(range: { from: Date; to: Date; tz: string })
     }
     // Every day from the first one with a balance: a day without postings closes where the last one did.
     if (started) out.push({ day, available: available.toFixed(4), holds: holds.toFixed(4) });
-  }
+  });
   return out;
 }
 

@@ -4,6 +4,7 @@ import { ledgerBalanceBefore } from "@/lib/ledger/balance";
 import { postingGroup, postingKinds, type PostingKind } from "@/lib/ledger/rules";
 import { inLedgerSnapshot, type LedgerReader } from "@/lib/ledger/snapshot";
 import { Decimal } from "@/lib/money/decimal";
+import { localDays, type LocalDay } from "@/lib/time/local-days";
 
 /** A statement period: [from, to) in UTC instants, with the zone its days are counted in. */
 export type StatementPeriod = { from: Date; to: Date; tz: string };
@@ -38,13 +39,18 @@ export type StatementSummary = {
 const iso = (d: Date) => d.toISOString();
 const QUARTER_MS = 900_000;
 
-type DayKindRow = { day: string; kind: string; amount: string; hold: string; n: number };
+type DayKindRow = { i: number; kind: string; amount: string; hold: string; n: number };
 
-/** Sums per local day and kind over [from, to): whole quarter hours from LedgerBucket, edges from postings. */
-async function dayKindSums(p: StatementPeriod, db: LedgerReader): Promise<DayKindRow[]> {
+/**
+ * Sums per local day and kind over [from, to): whole quarter hours from LedgerBucket, edges from postings.
+ * `i` is the index of the day in `days` (Node decides the days: lib/time/local-days.ts).
+ */
+async function dayKindSums(p: StatementPeriod, days: LocalDay[], db: LedgerReader): Promise<DayKindRow[]> {
+  // A day starting inside a quarter hour (old local mean times) splits a bucket: read postings only.
+  const aligned = days.slice(1).every((d) => d.start.getTime() % QUARTER_MS === 0);
   const c = new Date(Math.ceil(p.from.getTime() / QUARTER_MS) * QUARTER_MS);
-  const f = new Date(Math.floor(p.to.getTime() / QUARTER_MS) * QUARTER_MS);
-  const day = (col: Prisma.Sql) => Prisma.sql`to_char(${col} AT TIME ZONE ${p.tz}, 'YYYY-MM-DD')`;
+  const f = aligned ? new Date(Math.floor(p.to.getTime() / QUARTER_MS) * QUARTER_MS) : c;
+  const day = (col: Prisma.Sql) => Prisma.sql`width_bucket(${col}, (SELECT starts FROM days)) - 1`;
   const edges =
     c >= f
       ? [[p.from, p.to]]
@@ -54,25 +60,26 @@ async function dayKindSums(p: StatementPeriod, db: LedgerReader): Promise<DayKin
         ];
   const edgeSql = edges.map(
     ([a, b]) => Prisma.sql`
-      SELECT ${day(Prisma.sql`at`)} AS day, kind::text AS kind, amount, "holdDelta" AS hold, 1 AS n
+      SELECT ${day(Prisma.sql`at`)} AS i, kind::text AS kind, amount, "holdDelta" AS hold, 1 AS n
       FROM "LedgerPosting" WHERE at >= ${iso(a!)}::timestamptz AND at < ${iso(b!)}::timestamptz`,
   );
   const bucketSql =
     c < f
       ? Prisma.sql`
-      SELECT ${day(Prisma.sql`bucket`)} AS day, kind::text AS kind, amount, "holdDelta" AS hold, postings AS n
+      SELECT ${day(Prisma.sql`bucket`)} AS i, kind::text AS kind, amount, "holdDelta" AS hold, postings AS n
       FROM "LedgerBucket"
       WHERE bucket >= ${iso(c)}::timestamptz AND bucket < ${iso(f)}::timestamptz
       UNION ALL`
       : Prisma.empty;
   return db.$queryRaw<DayKindRow[]>`
-    SELECT day, kind, sum(amount)::text AS amount, sum(hold)::text AS hold, sum(n)::int AS n FROM (
+    WITH days AS (SELECT ${days.map((d) => iso(d.start))}::timestamptz[] AS starts)
+    SELECT i, kind, sum(amount)::text AS amount, sum(hold)::text AS hold, sum(n)::int AS n FROM (
       ${bucketSql}
       ${Prisma.join(edgeSql, " UNION ALL ")}
       UNION ALL
       SELECT ${day(Prisma.sql`"windowTo"`)}, 'outside', amount, 0, 1 FROM "OutsideMovement"
       WHERE "windowTo" >= ${iso(p.from)}::timestamptz AND "windowTo" < ${iso(p.to)}::timestamptz
-    ) s GROUP BY day, kind HAVING sum(n) <> 0 ORDER BY day, kind`;
+    ) s GROUP BY i, kind HAVING sum(n) <> 0 ORDER BY i, kind`;
 }
 
 function emptyTotals(): Record<keyof StatementTotals, Decimal> {
@@ -102,11 +109,12 @@ const fixed = (t: Record<keyof StatementTotals, Decimal>): StatementTotals => ({
  */
 export async function statementSummary(p: StatementPeriod, db?: LedgerReader): Promise<StatementSummary> {
   if (!db) return inLedgerSnapshot((tx) => statementSummary(p, tx));
+  const calendar = localDays(p);
   // Queued one after another on the transaction's one connection.
   const [opening, closing, rows, counts, runs, snapshots] = await Promise.all([
     ledgerBalanceBefore(p.from, db),
     ledgerBalanceBefore(p.to, db),
-    dayKindSums(p, db),
+    dayKindSums(p, calendar, db),
     db.$queryRaw<StatementSummary["counts"]>`
       SELECT o."typeOperation"::text AS "typeOperation", o.status::text AS status, o."paymentMethod",
         count(*)::int AS operations
@@ -127,8 +135,9 @@ export async function statementSummary(p: StatementPeriod, db?: LedgerReader): P
   let running = opening.available;
   const perDay = new Map<string, Record<keyof StatementTotals, Decimal>>();
   for (const row of rows) {
-    const t = perDay.get(row.day) ?? emptyTotals();
-    perDay.set(row.day, t);
+    const day = calendar[row.i]!.day;
+    const t = perDay.get(day) ?? emptyTotals();
+    perDay.set(day, t);
     addRow(t, row.kind, row.amount);
     addRow(totals, row.kind, row.amount);
     const k = byKind.get(row.kind) ?? { amount: new Decimal(0), postings: 0 };

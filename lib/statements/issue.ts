@@ -4,6 +4,7 @@ import { PassThrough, type Writable } from "node:stream";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { ledgerBalanceBefore, type LedgerBalance } from "@/lib/ledger/balance";
 import { allPostings, type StatementPosting } from "@/lib/ledger/postings";
 import { inLedgerSnapshot, WHOLE_PERIOD_SNAPSHOT_MS, type LedgerReader } from "@/lib/ledger/snapshot";
@@ -53,7 +54,19 @@ async function collect(period: StatementPeriod, db: LedgerReader): Promise<State
   return all;
 }
 
-/** Freezes the statement of a period: stored with its totals, a content hash, who and when; audited. */
+/**
+ * Serialises issuing one period (from, to, zone): two issues at once (a double click, an upkeep job run
+ * again while the first still renders) must not both find no standing statement and both store one.
+ */
+async function lockPeriod(tx: Prisma.TransactionClient, period: StatementPeriod): Promise<void> {
+  const key = `statement|${period.from.toISOString()}|${period.to.toISOString()}|${period.tz}`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 7373))`;
+}
+
+/**
+ * Freezes the statement of a period: stored with its totals, a content hash, who and when; audited. A
+ * statement of the period that stands already with the same content is returned instead of a second one.
+ */
 export async function issueStatement(
   period: StatementPeriod,
   actor: Actor,
@@ -74,6 +87,18 @@ export async function issueStatement(
     check: summary.check,
   };
   return getDb().$transaction(async (tx) => {
+    await lockPeriod(tx, period);
+    const standing = await tx.issuedStatement.findFirst({
+      where: {
+        periodFrom: period.from,
+        periodTo: period.to,
+        timeZone: period.tz,
+        contentHash,
+        supersededAt: null,
+      },
+      select: { id: true },
+    });
+    if (standing) return { id: standing.id, contentHash };
     const row = await tx.issuedStatement.create({
       data: {
         periodFrom: period.from,

@@ -19,7 +19,7 @@ export type StatementLabels = Omit<DocumentWords, Worded | "movementKinds"> & {
   movementKinds: Partial<Record<string, string>>;
   basisCovered: (at: string) => string;
   basisNotCovered: (at: string | null) => string;
-  page: (page: number, pages: number) => string;
+  page: (page: number) => string;
   /** An empty cell. */
   none: string;
   /** The language of these labels. */
@@ -39,7 +39,7 @@ export function statementLabels(locale: Locale = getEnv().DEFAULT_LOCALE): State
     ...messages.statements.document,
     basisCovered: (at) => t("basisCovered", { at }),
     basisNotCovered: (at) => (at ? t("basisNotCovered", { at }) : t("basisNoReconciliation")),
-    page: (page, pages) => t("page", { page, pages }),
+    page: (page) => t("page", { page }),
     none: "—",
     locale,
   };

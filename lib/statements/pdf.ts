@@ -5,6 +5,7 @@ import type { StatementPosting } from "@/lib/ledger/postings";
 import { assertOpen, finished } from "@/lib/statements/closed";
 import type { StatementDocument } from "@/lib/statements/document";
 import { exactAmount } from "@/lib/statements/exact-amount";
+import { clientCaughtUp, decoratePages, forgetLayouts } from "@/lib/statements/pdf-pages";
 import { statementLabels, summaryFigures, type StatementLabels } from "@/lib/statements/labels";
 import { formatInZone } from "@/lib/time/zone";
 
@@ -14,6 +15,7 @@ const FONT = path.join(FONT_DIR, "DejaVuSans.ttf");
 const FONT_BOLD = path.join(FONT_DIR, "DejaVuSans-Bold.ttf");
 
 const MARGIN = 36;
+type Font = "body" | "bold";
 type Column = { key: string; title: string; width: number; align?: "right" };
 
 const columnsOf = (c: StatementLabels["columns"]): Column[] => [
@@ -55,7 +57,10 @@ function cells(
 
 /**
  * PDF (A4 landscape): a header with merchant, period, zone, who and when, the summary with its check
- * line, per-day figures and every posting; the running header and "page n of m" on every page.
+ * line, per-day figures and every posting; the running header and "page n" on every page.
+ *
+ * Pages are not buffered (`bufferPages` holds every page's objects until the end, ~25 KB a posting): each
+ * is sent as the next begins, so the number of pages is unknown while they are written.
  */
 export async function writeStatementPdf(doc: StatementDocument, out: Writable): Promise<void> {
   const s = doc.summary;
@@ -68,7 +73,7 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
     size: "A4",
     layout: "landscape",
     margins: { top: MARGIN + 14, bottom: MARGIN + 10, left: MARGIN, right: MARGIN },
-    bufferPages: true,
+    autoFirstPage: false,
     info: {
       Title: `${L.title} ${s.period.from} — ${s.period.to}`,
       Author: "Paydesk",
@@ -85,11 +90,26 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
   pdf.pipe(out);
   pdf.registerFont("body", FONT);
   pdf.registerFont("bold", FONT_BOLD);
+  // The font in use, for the page decoration to put back.
+  let style: { font: Font; size: number } = { font: "body", size: 9 };
+  const setFont = (font: Font, size = style.size) => {
+    style = { font, size };
+    return pdf.font(font).fontSize(size);
+  };
+  pdf.on("pageAdded", () => forgetLayouts(pdf));
+  decoratePages(pdf, {
+    header: `${L.title} · ${doc.merchant} · ${s.period.from} — ${s.period.to} · ${s.period.tz}`,
+    pageLabel: L.page,
+    margin: MARGIN,
+    font: "body",
+    restoreFont: () => pdf.font(style.font).fontSize(style.size),
+  });
+  pdf.addPage();
   const width = pdf.page.width - 2 * MARGIN;
   const bottom = () => pdf.page.height - MARGIN - 10;
 
-  pdf.font("bold").fontSize(14).text(L.title);
-  pdf.font("body").fontSize(9);
+  setFont("bold", 14).text(L.title);
+  setFont("body", 9);
   const meta: [string, string][] = [
     [L.merchant, doc.merchant],
     [L.period, `${s.period.from} — ${s.period.to}`],
@@ -113,8 +133,8 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
   for (const [k, v] of meta) pdf.text(`${k}: ${v}`);
   pdf.moveDown(0.5);
 
-  pdf.font("bold").fontSize(11).text(L.summary);
-  pdf.font("body").fontSize(9);
+  setFont("bold", 11).text(L.summary);
+  setFont("body", 9);
   for (const [k, v] of summaryFigures(s, L)) {
     const y = pdf.y;
     pdf.text(k, MARGIN, y, { width: 260 });
@@ -122,22 +142,20 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
     pdf.text(`${n(v)} ${s.currency ?? ""}`, MARGIN + 260, y, { width: 140, align: "right" });
     pdf.y = Math.max(afterLabel, pdf.y);
   }
-  pdf
-    .font("bold")
-    .text(
-      `${L.check}: ${n(s.opening.available)} + ${n(s.totals.movements)} = ${n(s.check.openingPlusMovements)}; ${L.closing} ${n(s.check.closing)} — ${s.check.ok ? L.checkOk : L.checkFailed}`,
-      MARGIN,
-      pdf.y + 4,
-      { width },
-    );
-  pdf.font("body").moveDown(0.5);
+  setFont("bold").text(
+    `${L.check}: ${n(s.opening.available)} + ${n(s.totals.movements)} = ${n(s.check.openingPlusMovements)}; ${L.closing} ${n(s.check.closing)} — ${s.check.ok ? L.checkOk : L.checkFailed}`,
+    MARGIN,
+    pdf.y + 4,
+    { width },
+  );
+  setFont("body").moveDown(0.5);
 
-  pdf.font("bold").fontSize(11).text(L.days, MARGIN);
-  pdf.font("body").fontSize(8);
+  setFont("bold", 11).text(L.days, MARGIN);
+  setFont("body", 8);
   const dayCols = [c.day, L.credits, L.debits, L.commissions, L.holds, L.outside, c.closing];
   const dayWidth = width / dayCols.length;
   const dayRow = (values: string[], bold = false) => {
-    pdf.font(bold ? "bold" : "body");
+    setFont(bold ? "bold" : "body");
     // The heading row wraps its (possibly long, Russian) titles; figures stay on one line.
     const h = bold
       ? Math.max(11, ...values.map((v) => pdf.heightOfString(v, { width: dayWidth - 4 }) + 1))
@@ -159,8 +177,8 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
   pdf.moveDown(0.5);
 
   pdf.addPage();
-  pdf.font("bold").fontSize(11).text(L.postings, MARGIN);
-  pdf.fontSize(6.5);
+  setFont("bold", 11).text(L.postings, MARGIN);
+  setFont("bold", 6.5);
   const row = (values: Record<string, string>, bold = false) => {
     const heights = columns.map((col) => pdf.heightOfString(values[col.key] ?? "", { width: col.width - 3 }));
     const h = Math.max(9, ...heights) + 2;
@@ -170,7 +188,7 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
     }
     const y = pdf.y;
     let x = MARGIN;
-    pdf.font(bold ? "bold" : "body");
+    setFont(bold ? "bold" : "body");
     for (const col of columns) {
       pdf.text(values[col.key] ?? "", x, y, { width: col.width - 3, align: col.align ?? "left" });
       x += col.width;
@@ -181,22 +199,7 @@ export async function writeStatementPdf(doc: StatementDocument, out: Writable): 
   for await (const chunk of doc.lines()) {
     assertOpen(out);
     for (const r of chunk) row(cells(r, s.period.tz, L, n));
-  }
-
-  const range = pdf.bufferedPageRange();
-  for (let i = 0; i < range.count; i++) {
-    pdf.switchToPage(range.start + i);
-    // Header and footer sit in the margins: without this pdfkit would start a new page for them.
-    pdf.page.margins.bottom = 0;
-    pdf.font("body").fontSize(7);
-    const header = `${L.title} · ${doc.merchant} · ${s.period.from} — ${s.period.to} · ${s.period.tz}`;
-    pdf.text(header, MARGIN, MARGIN - 6, { width, lineBreak: false, height: 10 });
-    pdf.text(L.page(i + 1, range.count), MARGIN, pdf.page.height - MARGIN, {
-      width,
-      align: "right",
-      lineBreak: false,
-      height: 10,
-    });
+    await clientCaughtUp(pdf, out);
   }
   pdf.end();
   await done;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { StatementPeriod } from "@/lib/ledger/statement";
 import type { Locale } from "@/lib/i18n/locales";
-import { canonicalTimeZone, formatInZone, isDateOnly, nextDay, zonedToUtc } from "@/lib/time/zone";
+import { localDayOf, startOfLocalDay } from "@/lib/time/local-days";
+import { canonicalTimeZone, isDateOnly, nextDay } from "@/lib/time/zone";
 
 export const periodPresets = [
   "today",
@@ -26,6 +27,9 @@ export const periodQuerySchema = z.object({
   // Custom periods: whole local days, `to` included.
   from: z.string().refine(isDateOnly, "statements.period.dayFormat").optional(),
   to: z.string().refine(isDateOnly, "statements.period.dayFormat").optional(),
+  // A custom period cut short at this instant (ISO 8601, UTC) instead of the end of `to`: "last 30
+  // days" as a page showed it (shownPeriodQuery).
+  until: z.iso.datetime({ error: "statements.period.instantFormat" }).optional(),
 });
 export type PeriodQuery = z.infer<typeof periodQuerySchema>;
 
@@ -41,20 +45,21 @@ function addDays(day: string, n: number): string {
 }
 
 /** Why a custom period cannot be resolved; worded by the catalog (`statements.period.<problem>`). */
-export type PeriodProblem = "missingDay" | "reversed" | "tooLong";
+export type PeriodProblem = "missingDay" | "reversed" | "tooLong" | "untilOutside";
 
 /**
  * The period a query names, as local days of its zone ("last 30 days" ends now). Refuses a custom
- * period that is missing a bound, reversed, or longer than about 13 months.
+ * period that is missing a bound, reversed, longer than about 13 months, or cut short (`until`) outside
+ * its days.
  */
 export function resolvePeriod(
   q: PeriodQuery,
   now = new Date(),
 ): { ok: true; period: StatementPeriod; label: string } | { ok: false; problem: PeriodProblem } {
-  const today = formatInZone(now, q.tz).slice(0, 10);
+  const today = localDayOf(now, q.tz);
   const local = (first: string, afterLast: string, label: string) => ({
     ok: true as const,
-    period: { from: zonedToUtc(first, q.tz), to: zonedToUtc(afterLast, q.tz), tz: q.tz },
+    period: { from: startOfLocalDay(first, q.tz), to: startOfLocalDay(afterLast, q.tz), tz: q.tz },
     label,
   });
   switch (q.period) {
@@ -71,16 +76,49 @@ export function resolvePeriod(
     case "last-30-days":
       return {
         ok: true,
-        period: { from: zonedToUtc(addDays(today, -29), q.tz), to: now, tz: q.tz },
+        period: { from: startOfLocalDay(addDays(today, -29), q.tz), to: now, tz: q.tz },
         label: `${addDays(today, -29)} — ${today}`,
       };
     case "custom": {
       if (!q.from || !q.to) return { ok: false, problem: "missingDay" };
       if (q.to < q.from) return { ok: false, problem: "reversed" };
       if (addDays(q.from, 400) < q.to) return { ok: false, problem: "tooLong" };
-      return local(q.from, nextDay(q.to), `${q.from} — ${q.to}`);
+      const days = local(q.from, nextDay(q.to), `${q.from} — ${q.to}`);
+      if (q.until === undefined) return days;
+      const until = new Date(q.until);
+      if (!(until > days.period.from && until <= days.period.to))
+        return { ok: false, problem: "untilOutside" };
+      return { ...days, period: { ...days.period, to: until } };
     }
   }
+}
+
+/** A custom period as the links and the "Issue" button carry it (search parameters). */
+export type ShownPeriodQuery = {
+  period: "custom";
+  tz: string;
+  from: string;
+  to: string;
+  until?: string;
+};
+
+/**
+ * The custom period that resolves to exactly `p`, at any later moment: what the page hands to "Issue"
+ * and to the download links, so that they act on the period it showed. A preset resolved again at the
+ * click names other days once midnight has passed (a page drawn at 23:59:59 on 31 March shows March as
+ * "this month"; two seconds later that is April), and "last 30 days" ends at another instant every time.
+ * `p` starts a local day (every preset's period does).
+ */
+export function shownPeriodQuery(p: StatementPeriod): ShownPeriodQuery {
+  const last = localDayOf(new Date(p.to.getTime() - 1), p.tz);
+  const wholeDays = startOfLocalDay(nextDay(last), p.tz).getTime() === p.to.getTime();
+  return {
+    period: "custom",
+    tz: p.tz,
+    from: localDayOf(p.from, p.tz),
+    to: last,
+    ...(wholeDays ? {} : { until: p.to.toISOString() }),
+  };
 }
 
 /** A period's label with its days as the language writes them (ru "01.03.2031 — 10.03.2031", a month "03.2031"). */

@@ -5,10 +5,10 @@ import { Decimal } from "@/lib/money/decimal";
 import { assertOpen, finished } from "@/lib/statements/closed";
 import type { StatementDocument } from "@/lib/statements/document";
 import { statementHeading, statementLabels, summaryFigures } from "@/lib/statements/labels";
+import { addRow, amountCell } from "@/lib/statements/xlsx-cells";
 
-// Spreadsheet cells are numbers (doubles) by nature: amounts are exact decimal strings up to here and
-// become numbers only as cell values, shown with four decimals.
-const num = (v: string | null) => (v === null || v === "" ? null : Number(v));
+// Amounts are exact decimal strings up to here and become numbers (doubles) only as cell values, shown
+// with four decimals, or text where a number would not show them whole (lib/statements/xlsx-cells.ts).
 const MONEY = "#,##0.0000";
 const RATE = "0.00######";
 export const MAX_BACKLOG_BYTES = 2 ** 20;
@@ -63,7 +63,7 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   for (const row of text) summary.addRow(row).commit();
   const money: [string, string][] = [...summaryFigures(s, L), [L.check, s.check.openingPlusMovements]];
   for (const [label, value] of money) {
-    const row = summary.addRow([label, num(value)]);
+    const row = addRow(summary, [label, amountCell(value)]);
     row.getCell(2).numFmt = MONEY;
     row.commit();
   }
@@ -102,36 +102,34 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
     for (const r of chunk) {
       amount = amount.plus(r.amount);
       hold = hold.plus(r.holdDelta);
-      postings
-        .addRow([
-          r.at,
-          L.kinds[r.kind],
-          num(r.amount),
-          num(r.holdDelta),
-          num(r.balance),
-          r.key,
-          r.idTransactionMerchant,
-          r.typeOperation,
-          r.status,
-          r.paymentMethod,
-          num(r.amountPayment),
-          r.currencyPayment,
-          num(r.exchangeRate),
-          r.counterparty,
-          r.bankName,
-          r.reference ?? (r.movementKind ? (L.movementKinds[r.movementKind] ?? null) : null),
-          r.note,
-        ])
-        .commit();
+      addRow(postings, [
+        r.at,
+        L.kinds[r.kind],
+        amountCell(r.amount),
+        amountCell(r.holdDelta),
+        amountCell(r.balance),
+        r.key,
+        r.idTransactionMerchant,
+        r.typeOperation,
+        r.status,
+        r.paymentMethod,
+        amountCell(r.amountPayment),
+        r.currencyPayment,
+        amountCell(r.exchangeRate),
+        r.counterparty,
+        r.bankName,
+        r.reference ?? (r.movementKind ? (L.movementKinds[r.movementKind] ?? null) : null),
+        r.note,
+      ]).commit();
     }
     await compressorDrained(postings);
   }
-  const totals = postings.addRow([
+  const totals = addRow(postings, [
     L.totals,
     null,
-    num(amount.toFixed(4)),
-    num(hold.toFixed(4)),
-    num(s.closing.available),
+    amountCell(amount.toFixed(4)),
+    amountCell(hold.toFixed(4)),
+    amountCell(s.closing.available),
   ]);
   totals.font = { bold: true };
   totals.commit();
@@ -149,26 +147,24 @@ export async function writeStatementXlsx(doc: StatementDocument, out: Writable):
   ];
   days.getRow(1).font = { bold: true };
   for (const d of s.days) {
-    days
-      .addRow([
-        d.day,
-        num(d.credits),
-        num(d.debits),
-        num(d.commissions),
-        num(d.holds),
-        num(d.outside),
-        num(d.closing),
-      ])
-      .commit();
+    addRow(days, [
+      d.day,
+      amountCell(d.credits),
+      amountCell(d.debits),
+      amountCell(d.commissions),
+      amountCell(d.holds),
+      amountCell(d.outside),
+      amountCell(d.closing),
+    ]).commit();
   }
-  const dayTotals = days.addRow([
+  const dayTotals = addRow(days, [
     L.totals,
-    num(s.totals.credits),
-    num(s.totals.debits),
-    num(s.totals.commissions),
-    num(s.totals.holds),
-    num(s.totals.outside),
-    num(s.closing.available),
+    amountCell(s.totals.credits),
+    amountCell(s.totals.debits),
+    amountCell(s.totals.commissions),
+    amountCell(s.totals.holds),
+    amountCell(s.totals.outside),
+    amountCell(s.closing.available),
   ]);
   dayTotals.font = { bold: true };
   dayTotals.commit();

@@ -14,7 +14,12 @@ import { inLedgerSnapshot } from "@/lib/ledger/snapshot";
 import { statementSummary } from "@/lib/ledger/statement";
 import type { ExportFormat } from "@/lib/statements/document";
 import { issuedStatements } from "@/lib/statements/issued-list";
-import { localPeriodLabel, periodQuerySchema, resolvePeriod } from "@/lib/statements/periods";
+import {
+  localPeriodLabel,
+  periodQuerySchema,
+  resolvePeriod,
+  shownPeriodQuery,
+} from "@/lib/statements/periods";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("statements");
@@ -68,7 +73,6 @@ export default async function StatementsPage({ searchParams }: { searchParams: P
           qs={qs}
           cursor={cursor}
           mayIssue={can(user.role, "statements.issue")}
-          query={query}
         />
       )}
       <IssuedList statements={await issuedStatements()} />
@@ -82,14 +86,12 @@ async function StatementBody({
   qs,
   cursor,
   mayIssue,
-  query,
 }: {
   label: string;
   period: Parameters<typeof statementSummary>[0];
   qs: string;
   cursor: ReturnType<typeof decodeCursor>;
   mayIssue: boolean;
-  query: Record<string, string | undefined>;
 }) {
   // The summary and the page of lines under it from one snapshot of the ledger: they add up together.
   const [{ summary, page }, t] = await Promise.all([
@@ -99,6 +101,9 @@ async function StatementBody({
     })),
     translatorFor("statements"),
   ]);
+  // What is downloaded and issued is the period shown here, not the preset resolved again at the click.
+  const shown = shownPeriodQuery(period);
+  const shownQs = new URLSearchParams(shown).toString();
   return (
     <>
       <StatementSummaryView summary={summary} label={label} />
@@ -106,14 +111,14 @@ async function StatementBody({
         {DOWNLOAD_FORMATS.map((f) => (
           <a
             key={f}
-            href={`/api/statements/export?${qs}&format=${f}`}
+            href={`/api/statements/export?${shownQs}&format=${f}`}
             className="rounded-md border border-zinc-300 px-3 py-1 dark:border-zinc-700"
             data-testid={`download-${f}`}
           >
             {t("download", { format: f.toUpperCase() })}
           </a>
         ))}
-        {mayIssue && <IssueButton query={query} />}
+        {mayIssue && <IssueButton period={shown} />}
       </div>
       <PostingsTable rows={page.rows} currency={summary.currency} timeZone={period.tz} />
       {page.next && (

@@ -52,8 +52,8 @@ describe("a statement in Russian", () => {
     expect(text).toMatch(
       /Проверка: входящий остаток \+ движения = исходящий остаток: 0,0000 \+ 9\s?700,0000 = 9\s?700,0000; Исходящий остаток 9\s?700,0000 — сходится/,
     );
-    expect(text).toMatch(/Страница 1 из \d/);
-    expect(text).not.toMatch(/Account statement|Closing balance|Page 1 of/);
+    expect(text).toMatch(/Страница 1 .*Страница 2/);
+    expect(text).not.toMatch(/Account statement|Closing balance|Page 1/);
   });
 
   it("XLSX: Russian sheet names and headings, numbers still numbers", async () => {
