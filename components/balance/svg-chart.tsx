@@ -126,29 +126,33 @@ function ValuesTable({
   locale: Locale;
 }) {
   return (
-    <table className="sr-only">
-      <caption>{label}</caption>
-      <thead>
-        <tr>
-          <td />
-          {series.map((s) => (
-            <th key={s.key} scope="col">
-              {s.label}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {data.map((d) => (
-          <tr key={d.x}>
-            <th scope="row">{fullX(d.x, locale)}</th>
+    // in a box of its own: a table is never narrower than its content, whatever its width says, and
+    // would widen a phone's page; the box clips it
+    <div className="sr-only">
+      <table>
+        <caption>{label}</caption>
+        <thead>
+          <tr>
+            <td />
             {series.map((s) => (
-              <td key={s.key}>{valueText(d, s, unit)}</td>
+              <th key={s.key} scope="col">
+                {s.label}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {data.map((d) => (
+            <tr key={d.x}>
+              <th scope="row">{fullX(d.x, locale)}</th>
+              {series.map((s) => (
+                <td key={s.key}>{valueText(d, s, unit)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

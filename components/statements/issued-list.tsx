@@ -33,7 +33,7 @@ export function IssuedList({ statements }: { statements: IssuedRow[] }) {
               )}
             </p>
             <p className="text-xs text-zinc-500">
-              {t("document.contentHash")} <span className="font-mono">{s.contentHash}</span> ·{" "}
+              {t("document.contentHash")} <span className="break-all font-mono">{s.contentHash}</span> ·{" "}
               {DOWNLOAD_FORMATS.map((f) => (
                 <a key={f} href={`/api/statements/issued/${s.id}?format=${f}`} className="mr-2 underline">
                   {f.toUpperCase()}

@@ -2,6 +2,7 @@ import { useLocale, useTranslations } from "next-intl";
 import type { StatementSummary } from "@/lib/ledger/statement";
 import { exactAmount } from "@/lib/statements/exact-amount";
 import { formatDateTime } from "@/lib/time/zone";
+import { ScrollArea } from "@/components/ui/scroll-area";
 import { useCodeWords } from "./code-words";
 
 /** Opening, movements by group, closing, the check line, freshness, per-day figures and counts. */
@@ -64,54 +65,58 @@ export function StatementSummaryView({ summary: s, label }: { summary: Statement
       </p>
       <details>
         <summary className="cursor-pointer text-sm font-medium">{t("days")}</summary>
-        <table className="mt-2 text-xs">
-          <thead>
-            <tr>
-              {[
-                t("columns.day"),
-                t("credits"),
-                t("debits"),
-                t("commissions"),
-                t("holds"),
-                t("outside"),
-                t("columns.closing"),
-              ].map((h) => (
-                <th key={h} className="px-2 text-left">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="font-mono">
-            {s.days.map((d) => (
-              <tr key={d.day}>
+        <ScrollArea label={t("days")} className="mt-2 overflow-x-auto">
+          <table className="text-xs">
+            <thead>
+              <tr>
                 {[
-                  words.day(d.day),
-                  ...[d.credits, d.debits, d.commissions, d.holds, d.outside, d.closing].map(n),
-                ].map((v, i) => (
-                  <td key={i} className="px-2 text-right first:text-left">
-                    {v}
-                  </td>
+                  t("columns.day"),
+                  t("credits"),
+                  t("debits"),
+                  t("commissions"),
+                  t("holds"),
+                  t("outside"),
+                  t("columns.closing"),
+                ].map((h) => (
+                  <th key={h} className="px-2 text-left">
+                    {h}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="font-mono">
+              {s.days.map((d) => (
+                <tr key={d.day}>
+                  {[
+                    words.day(d.day),
+                    ...[d.credits, d.debits, d.commissions, d.holds, d.outside, d.closing].map(n),
+                  ].map((v, i) => (
+                    <td key={i} className="px-2 text-right first:text-left">
+                      {v}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollArea>
       </details>
       <details>
         <summary className="cursor-pointer text-sm font-medium">{t("counts")}</summary>
-        <table className="mt-2 text-xs">
-          <tbody>
-            {s.counts.map((c) => (
-              <tr key={`${c.typeOperation}-${c.status}-${c.paymentMethod}`}>
-                <td className="px-2">{words.type(c.typeOperation)}</td>
-                <td className="px-2">{words.status(c.status)}</td>
-                <td className="px-2">{c.paymentMethod ? words.method(c.paymentMethod) : "—"}</td>
-                <td className="px-2 text-right font-mono">{c.operations}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ScrollArea label={t("counts")} className="mt-2 overflow-x-auto">
+          <table className="text-xs">
+            <tbody>
+              {s.counts.map((c) => (
+                <tr key={`${c.typeOperation}-${c.status}-${c.paymentMethod}`}>
+                  <td className="px-2">{words.type(c.typeOperation)}</td>
+                  <td className="px-2">{words.status(c.status)}</td>
+                  <td className="px-2">{c.paymentMethod ? words.method(c.paymentMethod) : "—"}</td>
+                  <td className="px-2 text-right font-mono">{c.operations}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollArea>
       </details>
     </div>
   );

@@ -160,13 +160,14 @@ test("finance downloads the filtered CSV with exact amounts", async ({ page }) =
 test.describe("at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("the list, a detail and the trace page fit the screen", async ({ page }) => {
+  test("the list, a detail, the trace, balance and statements pages fit the screen", async ({ page }) => {
     await signIn(page, "admin");
     for (const path of [
       "/operations",
       `/operations/${seeded.payInSuccess.id}`,
       `/trace?q=${seeded.creationTraceID}`,
       "/balance",
+      "/statements",
     ]) {
       await page.goto(path);
       await expect(page.locator("main h1").first()).toBeVisible();

@@ -78,7 +78,7 @@ describe("balance charts", () => {
     expect(svgs.length).toBe(3);
     for (const svg of svgs) expect(svg).toMatch(/aria-label="[^"]+"/);
     expect(html).toContain('aria-label="Pay-ins: daily volume by status (RUB)"');
-    const tables = html.match(/<table class="sr-only">.*?<\/table>/g) ?? [];
+    const tables = html.match(/<div class="sr-only"><table>.*?<\/table><\/div>/g) ?? [];
     expect(tables.length).toBe(3);
     const volume = tables.find((t) =>
       t.includes("<caption>Pay-ins: daily volume by status (RUB)</caption>"),
