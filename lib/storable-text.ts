@@ -29,6 +29,11 @@ export function storableText(text: string): string {
   return text.replace(UNSTORABLE_ALL, "\uFFFD");
 }
 
+/** storableText of a text that may be missing (a platform's optional field). */
+export function storableOrNull(text: string | null): string | null {
+  return text === null ? null : storableText(text);
+}
+
 // In JSON.stringify's output an escaped NUL, or any escaped surrogate (it writes a pair as its
 // characters, so an escaped one is lone), not preceded by an odd number of backslashes (which would
 // make it text: `\\u0000`).

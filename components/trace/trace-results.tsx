@@ -7,6 +7,9 @@ import { Timeline } from "@/components/operations/timeline";
 import type { TraceLookup } from "@/lib/trace/lookup";
 import { formatDateTime } from "@/lib/time/zone";
 import { CallAnswer } from "@/components/operations/call-answer";
+import { ScrollArea } from "@/components/ui/scroll-area";
+
+const JSON_BOX = "max-h-64 overflow-auto rounded bg-zinc-100 p-2 dark:bg-zinc-950";
 
 // The frame of one call or operation found.
 const FINDING = "rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900";
@@ -60,12 +63,12 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
             <details>
               <summary className="cursor-pointer">{t("requestAndResponse")}</summary>
               <div className="grid gap-2 md:grid-cols-2">
-                <pre className="max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-950">
-                  {json(c.request)}
-                </pre>
-                <pre className="max-h-64 overflow-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-950">
-                  {json(c.response)}
-                </pre>
+                <ScrollArea label={t("request")} className={JSON_BOX}>
+                  <pre className="text-xs">{json(c.request)}</pre>
+                </ScrollArea>
+                <ScrollArea label={t("response")} className={JSON_BOX}>
+                  <pre className="text-xs">{json(c.response)}</pre>
+                </ScrollArea>
               </div>
             </details>
           </article>

@@ -81,6 +81,35 @@ export function countsAsApproval(approval: {
   );
 }
 
+export type ReleaseRefusal = "maker_disabled" | "approvals_lost";
+
+/**
+ * An approved request is sent only while its approval still holds: its maker's account is enabled and
+ * enough of its approvals still count (countsAsApproval). An account disabled after the approval (a
+ * misused maker, a compromised approver) stops the money; the request can still be cancelled.
+ */
+export function canRelease(request: {
+  requiredApprovals: number;
+  maker: { disabledAt: Date | null };
+  approvals: ReadonlyArray<Parameters<typeof countsAsApproval>[0]>;
+}): Verdict<ReleaseRefusal> & { counted: number } {
+  const counted = request.approvals.filter(countsAsApproval).length;
+  if (request.maker.disabledAt !== null) return { ...refuse("maker_disabled"), counted };
+  if (counted < request.requiredApprovals) return { ...refuse("approvals_lost"), counted };
+  return { ok: true, counted };
+}
+
+/** Why an approved request is not sent (canRelease), in the reader's words. */
+export function releaseRefusalMessage(
+  t: _Translator<Messages, "payouts">,
+  verdict: { reason: ReleaseRefusal; counted: number },
+  required: number,
+): string {
+  return verdict.reason === "maker_disabled"
+    ? t("submit.makerDisabled")
+    : t("submit.approvalsLost", { required, counted: verdict.counted });
+}
+
 // ---- cancelling ---------------------------------------------------------------------------------
 
 export type CancelRefusal = "not_allowed" | "forbidden" | "too_late";

@@ -4,7 +4,15 @@ import { getDb } from "@/lib/db";
 import type { OperationStatus } from "@/lib/generated/prisma/enums";
 import { maskNumber } from "@/lib/recipients/mask";
 import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
-import { canApprove, canCancel, canDecide, countsAsApproval, refusalMessage } from "./policy";
+import {
+  canApprove,
+  canCancel,
+  canDecide,
+  canRelease,
+  countsAsApproval,
+  refusalMessage,
+  releaseRefusalMessage,
+} from "./policy";
 import { describeDuplicates, findSubmissionBlockers } from "./duplicates";
 import { isSending, PAYOUT_STATUSES, type PayoutRequestStatus } from "./state";
 import { payoutWords, type PayoutWords } from "./words";
@@ -189,6 +197,7 @@ export async function getPayoutDetail(
       submit:
         row.status === "approved" &&
         !isSending(row.status, row.lastMessage) &&
+        canRelease(row).ok &&
         can(viewer.role, "payouts.create"),
     },
     approveBlockedReason,
@@ -201,11 +210,18 @@ export async function getPayoutDetail(
  * pay-outs it finds now (the same check as submitPayout's).
  */
 async function waitingNote(
-  row: { id: string; status: PayoutRequestStatus; recipientNumber: string; amount: { toFixed(): string } },
+  row: Parameters<typeof canRelease>[0] & {
+    id: string;
+    status: PayoutRequestStatus;
+    recipientNumber: string;
+    amount: { toFixed(): string };
+  },
   words: PayoutWords,
 ): Promise<string | null> {
   if (row.status === "submitting") return words.t("submit.answerLost");
   if (row.status !== "approved") return null;
+  const release = canRelease(row);
+  if (!release.ok) return releaseRefusalMessage(words.t, release, row.requiredApprovals);
   const blocking = await getDb().$transaction((tx) =>
     findSubmissionBlockers(tx, row.recipientNumber, row.amount.toFixed(), row.id),
   );

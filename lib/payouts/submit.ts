@@ -12,12 +12,20 @@ import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import type { PayOutMethod } from "@/lib/platform/payment-methods";
-import { storableText } from "@/lib/storable-text";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { storableOrNull } from "@/lib/storable-text";
 import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
 import { moveRequest } from "./move";
+import { canRelease, releaseRefusalMessage, type ReleaseRefusal } from "./policy";
 import { describeDuplicates, findSubmissionBlockers, lockRecipient } from "./duplicates";
 import type { PayoutRequestStatus } from "./state";
 import { payoutWords } from "./words";
+
+/** What canRelease reads of a request: its maker's account and its approvers'. */
+const RELEASE_CHECK = {
+  maker: { select: { disabledAt: true } },
+  approvals: { select: { decision: true, approver: { select: { disabledAt: true, role: true } } } },
+} satisfies Prisma.PayoutRequestInclude;
 
 /** What submission needs from the platform client (createOnce plus a read to mirror the operation). */
 export type SubmitPlatform = Parameters<typeof createOnce>[0] & Pick<PlatformClient, "getOperation">;
@@ -28,6 +36,7 @@ export type SubmitResult =
   | { ok: false; code: "failed_to_submit"; error: ExplainedError }
   | { ok: false; code: "blocked_duplicate"; message: string }
   | { ok: false; code: "not_approved"; status: PayoutRequestStatus; message: string }
+  | { ok: false; code: ReleaseRefusal; message: string }
   | { ok: false; code: "not_found"; message: string };
 
 type Row = {
@@ -105,7 +114,7 @@ export async function submitPayout(
   const words = await payoutWords();
   const { t } = words;
   const claimed = await db.$transaction(async (tx) => {
-    const row = await tx.payoutRequest.findUnique({ where: { id } });
+    const row = await tx.payoutRequest.findUnique({ where: { id }, include: RELEASE_CHECK });
     if (!row) return { ok: false as const, code: "not_found" as const, message: t("refusals.notFound") };
     if (row.status !== "approved") {
       return {
@@ -117,6 +126,12 @@ export async function submitPayout(
             ? t("submit.alreadySubmitting")
             : t("submit.notApproved", { status: t(`statuses.${row.status}`) }),
       };
+    }
+    const release = canRelease(row);
+    if (!release.ok) {
+      const message = releaseRefusalMessage(t, release, row.requiredApprovals);
+      await tx.payoutRequest.update({ where: { id }, data: { lastMessage: message } });
+      return { ok: false as const, code: release.reason, message };
     }
     await lockRecipient(tx, row.recipientNumber);
     if (!row.overrideReason) {
@@ -180,9 +195,6 @@ async function send(
   return settle(row.id, actor, outcome, platform);
 }
 
-/** The platform's words as the database can store them (U+0000 would be refused). */
-const storable = (text: string | null) => (text === null ? null : storableText(text));
-
 /**
  * Moves a submitting request to the outcome of its creation intent (one conditional update). The
  * platform's text is made storable first: a refusal the database cannot store would leave the request
@@ -198,7 +210,10 @@ async function settle(
   if (outcome.status === "pending") {
     await db.payoutRequest.updateMany({
       where: { id, status: "submitting" },
-      data: { lastMessage: storable(outcome.message.slice(0, 500)), lastTraceID: storable(outcome.traceID) },
+      data: {
+        lastMessage: storableOrNull(outcome.message.slice(0, 500)),
+        lastTraceID: storableOrNull(outcome.traceID),
+      },
     });
     return {
       ok: true,
@@ -209,7 +224,7 @@ async function settle(
   }
   if (outcome.status === "created") {
     await ensureMirrored(outcome.operationId, platform);
-    const traceID = storable(outcome.traceID);
+    const traceID = storableOrNull(outcome.traceID);
     await settleSubmission(
       id,
       actor,
@@ -235,12 +250,16 @@ async function settle(
     },
     await platformErrorWords(),
   );
-  const [codeError, traceID] = [storable(outcome.codeError), storable(outcome.traceID)];
+  const [codeError, traceID] = [storableOrNull(outcome.codeError), storableOrNull(outcome.traceID)];
   await settleSubmission(
     id,
     actor,
     "failed_to_submit",
-    { lastCodeError: codeError, lastMessage: storable(outcome.message.slice(0, 2000)), lastTraceID: traceID },
+    {
+      lastCodeError: codeError,
+      lastMessage: storableOrNull(outcome.message.slice(0, 2000)),
+      lastTraceID: traceID,
+    },
     { codeError, traceID },
   );
   return { ok: false, code: "failed_to_submit", error };

@@ -29,6 +29,13 @@ import { bodyErrorNote, type AppliedNote, type OutcomeNote } from "@/lib/webhook
  */
 export const MAX_PROCESSING_ATTEMPTS = 8;
 
+/**
+ * Claims after which a delivery none of whose attempts ended is given up (see handle). Twice the attempts:
+ * a lease also runs out while its loop waits on slow read-backs of the rows ahead of it, and the row is
+ * then claimed again without any crash; that happens once or twice, not eight times.
+ */
+export const ABANDON_AFTER_CLAIMS = 2 * MAX_PROCESSING_ATTEMPTS;
+
 // An error message kept in a note is cut to this many characters.
 const ERROR_KEPT = 2000;
 
@@ -128,10 +135,11 @@ export async function processPendingWebhooks(
  * refuses to record even that.
  */
 async function handle(row: Claimed, platform: Pick<PlatformClient, "getOperation">): Promise<void> {
-  // Every attempt that ends records a decision or a retry, and the last one settles the delivery: one
-  // claimed past the limit never ended, each time (its process was killed or ran out of memory on it,
-  // or the database went away). It is not tried again, or one delivery could crash every worker in turn.
-  if (row.processingAttempts > MAX_PROCESSING_ATTEMPTS) {
+  // Every attempt that ends records a decision or a retry, and one at or past MAX_PROCESSING_ATTEMPTS
+  // settles the delivery: one claimed past ABANDON_AFTER_CLAIMS never ended, time after time (its process
+  // was killed or ran out of memory on it, or the database went away). It is not tried again, or one
+  // delivery could crash every worker in turn.
+  if (row.processingAttempts > ABANDON_AFTER_CLAIMS) {
     const attempts = row.processingAttempts - 1;
     getLog().warn({ deliveryId: row.id, attempts }, "webhook processing never finished");
     const note = { code: "processingUnfinished" as const, args: { attempts } };

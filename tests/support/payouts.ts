@@ -26,7 +26,11 @@ export function payoutForm(overrides: Partial<Record<keyof PayoutForm, string>> 
   });
 }
 
-/** A pay-out request row written straight to the table (no form, no audit), with an id and a recipient of its own. */
+/**
+ * A pay-out request row written straight to the table (no form, no audit), with an id and a recipient of
+ * its own. One stored as approved, without approvals of its own, was auto-approved (it needs none):
+ * submission sends only a request whose approvals still count.
+ */
 export function storedPayoutRequest(
   makerId: string,
   data: Partial<Prisma.PayoutRequestUncheckedCreateInput> = {},
@@ -39,6 +43,7 @@ export function storedPayoutRequest(
       clientID: `client-${randomUUID()}`,
       clientDateCreated: new Date("2023-04-17T00:00:00Z"),
       makerId,
+      ...(data.status === "approved" && { requiredApprovals: 0 }),
       ...data,
     },
   });

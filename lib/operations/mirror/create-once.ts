@@ -14,7 +14,7 @@ import type {
 } from "@/lib/platform/requests";
 import type { Operation } from "@/lib/platform/schemas";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
-import { storableText } from "@/lib/storable-text";
+import { storableOrNull, storableText } from "@/lib/storable-text";
 import { sleep } from "@/lib/time/sleep";
 
 /** Stored with the intent as JSON: amounts and dates are strings, so a resend is byte-for-byte the same. */
@@ -86,9 +86,6 @@ async function send(platform: Platform, creation: Creation, context: Context) {
     }
   }
 }
-
-/** Platform text as the intent stores it: PostgreSQL refuses U+0000 (lib/storable-text.ts). */
-const storable = (text: string | null) => (text === null ? null : storableText(text));
 
 function paymentMethodOf(creation: Creation): string | null {
   return "paymentMethod" in creation.request ? creation.request.paymentMethod : null;
@@ -212,9 +209,9 @@ async function sendUntilKnown(
       }
       if (error.kind === "business" || error.kind === "auth") {
         const refusal = {
-          codeError: storable(error.codeError),
+          codeError: storableOrNull(error.codeError),
           message: storableText(error.platformMessage ?? error.message),
-          traceID: storable(error.traceID),
+          traceID: storableOrNull(error.traceID),
         };
         await db.creationIntent.update({
           where: { idTransactionMerchant: id },
@@ -229,14 +226,14 @@ async function sendUntilKnown(
       }
     }
   }
-  const traceID = storable(last instanceof PlatformError ? last.traceID : null);
-  const message = storable(last?.message ?? null);
+  const traceID = storableOrNull(last instanceof PlatformError ? last.traceID : null);
+  const message = storableOrNull(last?.message ?? null);
   await db.creationIntent.update({
     where: { idTransactionMerchant: id },
     data: {
       lastMessage: message,
       lastTraceID: traceID,
-      lastCodeError: storable(last instanceof PlatformError ? last.codeError : null),
+      lastCodeError: storableOrNull(last instanceof PlatformError ? last.codeError : null),
     },
   });
   return {
@@ -262,7 +259,7 @@ async function confirm(
       paymentMethod: paymentMethodOf(creation),
       receivedAt: sentAt,
     });
-  const trace = storable(traceID);
+  const trace = storableOrNull(traceID);
   await db.creationIntent.update({
     where: { idTransactionMerchant: creation.request.idTransactionMerchant },
     data: { state: "confirmed", operationId, lastTraceID: trace, lastCodeError: null, lastMessage: null },

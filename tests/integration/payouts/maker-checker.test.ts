@@ -226,6 +226,36 @@ describe("maker-checker", () => {
     });
   });
 
+  // Review of the audit's fixes: the rules above held only while a request awaited approval; one already
+  // approved (its job not yet run, or held back by the duplicate guard) was still sent.
+  it.each([
+    ["its approver is disabled", "approver", "approvals_lost", /of the 1 approval this pay-out needs, none/],
+    ["its maker is disabled", "maker", "maker_disabled", /maker has been disabled since it was approved/],
+  ] as const)(
+    "an approved request is not sent once %s, by the job or by Send",
+    async (_what, whose, code, words) => {
+      const maker = await actor("finance");
+      const approver = await actor("approver");
+      const req = await create(payoutForm(), maker);
+      expect(await recordDecision(req.id, "approve", "ok", approver)).toMatchObject({ status: "approved" });
+      const [job] = queued.splice(0).filter((j) => j.payoutRequestId === req.id);
+      await db.user.update({
+        where: { id: whose === "maker" ? maker.id : approver.id },
+        data: { disabledAt: new Date() },
+      });
+      expect(await runSubmissionJob(job!, platform)).toMatchObject({ ok: false, code });
+      expect(await submitPayout(req.id, staff.admin, platform)).toMatchObject({ ok: false, code });
+      expect(await platformCount(req.idTransactionMerchant)).toBe(0);
+      const detail = await getPayoutDetail(req.id, staff.admin);
+      expect(detail).toMatchObject({
+        status: "approved",
+        sending: false,
+        can: { submit: false, cancel: true },
+      });
+      expect(detail?.note).toMatch(words);
+    },
+  );
+
   it("a second create with the same review id returns the first request (double click on Create)", async () => {
     const f = { ...payoutForm(), idTransactionMerchant: `po-${randomUUID()}` };
     const first = await create(f);

@@ -24,7 +24,7 @@ const request: Duplicate = {
 describe("near-duplicates in words", () => {
   it("the earlier amount for the reader, the tolerance, the window, the status; the splitting risk", () => {
     expect(describeDuplicates([near], payoutWordsIn("en"))).toBe(
-      `Blocked: a pay-out of 4,950.50 to this recipient (within 1 % of this amount) was created in the last 24 h and is awaiting approval. ` +
+      `Blocked: a pay-out of 4,950.50 to this recipient (within 1 % of this amount), open or sent in the last 24 h, is awaiting approval. ` +
         "Split or repeated pay-outs could pay twice or pass under the approval limit. An admin can override this with a reason.",
     );
     const ru = describeDuplicates([near], payoutWordsIn("ru"));

@@ -17,6 +17,7 @@ import { canonicalTimeZone, formatDateTime } from "@/lib/time/zone";
 import { isUuid } from "@/lib/uuid";
 import { DetailRow } from "@/components/ui/detail-row";
 import { Card } from "@/components/ui/card";
+import { ScrollArea } from "@/components/ui/scroll-area";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("operations.detail");
@@ -146,12 +147,14 @@ export default async function OperationPage({
       <Card title={t("raw")}>
         <details>
           <summary className="cursor-pointer text-sm">{t("showRaw")}</summary>
-          <pre
-            className="mt-2 max-h-96 overflow-auto rounded bg-zinc-100 p-3 text-xs dark:bg-zinc-950"
-            data-testid="raw-json"
+          <ScrollArea
+            label={t("raw")}
+            className="mt-2 max-h-96 overflow-auto rounded bg-zinc-100 p-3 dark:bg-zinc-950"
           >
-            {JSON.stringify(op.raw, null, 2)}
-          </pre>
+            <pre className="text-xs" data-testid="raw-json">
+              {JSON.stringify(op.raw, null, 2)}
+            </pre>
+          </ScrollArea>
         </details>
       </Card>
     </div>
