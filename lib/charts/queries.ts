@@ -1,18 +1,33 @@
 import "server-only";
+import { chartBuckets, type ChartRange } from "@/lib/charts/buckets";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
+import { localDays } from "@/lib/time/local-days";
 
 /** A time window [from, to) and the zone whose calendar days the charts use. */
-export type ChartRange = { from: Date; to: Date; tz: string };
+export type { ChartRange };
 
 const inRange = (column: Prisma.Sql, r: ChartRange) =>
   Prisma.sql`${column} >= ${r.from.toISOString()}::timestamptz AND ${column} < ${r.to.toISOString()}::timestamptz`;
 
 const FINAL = Prisma.raw(FINAL_STATUSES_SQL);
 
-const day = (r: ChartRange) =>
-  Prisma.sql`to_char(date_trunc('day', o."dateAdded" AT TIME ZONE ${r.tz}), 'YYYY-MM-DD')`;
+/**
+ * The 0-based index of the bucket `column` falls in, among consecutive buckets starting at `starts`.
+ * Node decides the buckets (lib/charts/buckets.ts): PostgreSQL's zone data may disagree with its own.
+ */
+const bucketOf = (column: Prisma.Sql, starts: Date[]) =>
+  Prisma.sql`width_bucket(${column}, ${starts.map((s) => s.toISOString())}::timestamptz[]) - 1`;
+
+const dayStarts = (r: ChartRange) => {
+  const days = localDays(r);
+  return { days: days.map((d) => d.day), starts: days.map((d) => d.start) };
+};
+
+/** The rows with their bucket index replaced by the local day it stands for. */
+const withDay = <T extends { i: number }>(rows: T[], days: string[]) =>
+  rows.map(({ i, ...row }) => ({ day: days[i]!, ...row }));
 
 export type BalancePoint = {
   /** Start of the bucket, local time of the zone ("2026-11-20 13:00"). */
@@ -24,17 +39,28 @@ export type BalancePoint = {
   exchangeRate: string;
 };
 
-/** The last balance snapshot of each hour (windows up to 7 days) or each day, exact decimals. */
+/**
+ * The last balance snapshot of each local hour (windows up to 7 days) or each local day, exact decimals.
+ * An hour shown twice in separate pieces (clocks falling back two hours) takes its last piece's snapshot.
+ */
 export async function balanceHistory(r: ChartRange): Promise<BalancePoint[]> {
-  const unit = r.to.getTime() - r.from.getTime() <= 7 * 86_400_000 ? "hour" : "day";
-  return getDb().$queryRaw<BalancePoint[]>`
-    SELECT DISTINCT ON (bucket) to_char(bucket, 'YYYY-MM-DD HH24:MI') AS at,
+  const buckets = chartBuckets(r);
+  const starts = buckets.map((b) => b.start);
+  const bucket = bucketOf(Prisma.sql`"takenAt"`, starts);
+  const rows = await getDb().$queryRaw<(Omit<BalancePoint, "at"> & { i: number })[]>`
+    SELECT DISTINCT ON (i) i,
       trim_scale("amountInCurrencyBalance")::text AS "amountInCurrencyBalance", "currencyBalance",
       trim_scale("amountInCurrencyPayment")::text AS "amountInCurrencyPayment", "currencyPayment",
       trim_scale("exchangeRate")::text AS "exchangeRate"
-    FROM (SELECT date_trunc(${unit}, "takenAt" AT TIME ZONE ${r.tz}) AS bucket, *
+    FROM (SELECT ${bucket} AS i, *
           FROM "BalanceSnapshot" WHERE ${inRange(Prisma.sql`"takenAt"`, r)}) s
-    ORDER BY bucket, "takenAt" DESC, id DESC`;
+    ORDER BY i, "takenAt" DESC, id DESC`;
+  const byLabel = new Map<string, BalancePoint>();
+  for (const { i, ...row } of rows) {
+    const at = buckets[i]!.label;
+    byLabel.set(at, { at, ...row });
+  }
+  return [...byLabel.values()].sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0));
 }
 
 export type VolumeRow = {
@@ -49,11 +75,13 @@ export type VolumeRow = {
 
 /** Daily count and sum of amounts by type, status and payment currency. */
 export async function dailyVolume(r: ChartRange): Promise<VolumeRow[]> {
-  return getDb().$queryRaw<VolumeRow[]>`
-    SELECT ${day(r)} AS day, o."typeOperation"::text AS "typeOperation", o.status::text AS status,
+  const { days, starts } = dayStarts(r);
+  const rows = await getDb().$queryRaw<(Omit<VolumeRow, "day"> & { i: number })[]>`
+    SELECT ${bucketOf(Prisma.sql`o."dateAdded"`, starts)} AS i, o."typeOperation"::text AS "typeOperation", o.status::text AS status,
       o.currency, count(*)::int AS count, trim_scale(sum(o.amount))::text AS amount
     FROM "Operation" o WHERE ${inRange(Prisma.sql`o."dateAdded"`, r)}
     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+  return withDay(rows, days);
 }
 
 export type SuccessRateRow = {
@@ -67,16 +95,18 @@ export type SuccessRateRow = {
 
 /** Daily share of successful operations among those that reached a final status. */
 export async function successRate(r: ChartRange): Promise<SuccessRateRow[]> {
-  return getDb().$queryRaw<SuccessRateRow[]>`
-    SELECT day, "typeOperation", succeeded, finished,
+  const { days, starts } = dayStarts(r);
+  const rows = await getDb().$queryRaw<(Omit<SuccessRateRow, "day"> & { i: number })[]>`
+    SELECT i, "typeOperation", succeeded, finished,
       CASE WHEN finished > 0 THEN round(100.0 * succeeded / finished, 2)::text END AS rate
     FROM (
-      SELECT ${day(r)} AS day, o."typeOperation"::text AS "typeOperation",
+      SELECT ${bucketOf(Prisma.sql`o."dateAdded"`, starts)} AS i, o."typeOperation"::text AS "typeOperation",
         (count(*) FILTER (WHERE o.status = 'success'))::int AS succeeded,
         (count(*) FILTER (WHERE o.status IN (${FINAL})))::int AS finished
       FROM "Operation" o WHERE ${inRange(Prisma.sql`o."dateAdded"`, r)}
       GROUP BY 1, 2) d
     ORDER BY 1, 2`;
+  return withDay(rows, days);
 }
 
 export type TimeToFinalRow = {
@@ -92,8 +122,9 @@ export type TimeToFinalRow = {
  * success or failed (the platform's dateUpdated when known), else the operation's dateUpdated.
  */
 export async function medianTimeToFinal(r: ChartRange): Promise<TimeToFinalRow[]> {
-  return getDb().$queryRaw<TimeToFinalRow[]>`
-    SELECT ${day(r)} AS day, o."typeOperation"::text AS "typeOperation", count(*)::int AS count,
+  const { days, starts } = dayStarts(r);
+  const rows = await getDb().$queryRaw<(Omit<TimeToFinalRow, "day"> & { i: number })[]>`
+    SELECT ${bucketOf(Prisma.sql`o."dateAdded"`, starts)} AS i, o."typeOperation"::text AS "typeOperation", count(*)::int AS count,
       round(percentile_cont(0.5) WITHIN GROUP (
         ORDER BY extract(epoch FROM (f.at - o."dateAdded")))::numeric, 3)::text AS "medianSeconds"
     FROM "Operation" o
@@ -105,6 +136,7 @@ export async function medianTimeToFinal(r: ChartRange): Promise<TimeToFinalRow[]
     WHERE o.status IN (${FINAL}) AND f.at IS NOT NULL
       AND ${inRange(Prisma.sql`o."dateAdded"`, r)}
     GROUP BY 1, 2 ORDER BY 1, 2`;
+  return withDay(rows, days);
 }
 
 export type RateSource = {

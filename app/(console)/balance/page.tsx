@@ -21,7 +21,8 @@ import { dailyClosings } from "@/lib/ledger/balance";
 import { listMovements } from "@/lib/ledger/movements";
 import { proofStatus, settleComparisons } from "@/lib/ledger/proof";
 import { getSettings } from "@/lib/settings/settings";
-import { canonicalTimeZone, formatInZone, zonedToUtc } from "@/lib/time/zone";
+import { localDayOf, startOfLocalDay } from "@/lib/time/local-days";
+import { canonicalTimeZone } from "@/lib/time/zone";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("balance");
@@ -46,7 +47,7 @@ export default async function BalancePage({
   const to = new Date();
   const range = { from: new Date(to.getTime() - days * 86_400_000), to, tz };
   // Ledger closings: whole local days, the first one starting at midnight of the zone.
-  const ledgerRange = { from: zonedToUtc(formatInZone(range.from, tz).slice(0, 10), tz), to, tz };
+  const ledgerRange = { from: startOfLocalDay(localDayOf(range.from, tz), tz), to, tz };
 
   // Differences older than the allowed time become movements outside operations first; then the balance
   // read, whose fresh answer records the comparison the proof shows.
