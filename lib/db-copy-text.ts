@@ -1,31 +1,24 @@
 /**
  * Rows for `COPY … FROM STDIN` in PostgreSQL's text format: one line per row, fields separated by tabs,
  * `\N` for NULL, and a backslash before each backslash, newline, carriage return and tab in a value.
+ * Text PostgreSQL cannot store is stored as U+FFFD, as the mirror's other writes store it
+ * (lib/storable-text.ts): a NUL in a text value, a `\u0000` or lone-surrogate escape in a JSON one (a
+ * lone surrogate in text becomes U+FFFD in the UTF-8 the stream sends).
  */
+import { storableJsonText } from "@/lib/storable-text";
 
 const ESCAPED = /[\\\n\r\t\0]/;
 const ESCAPED_ALL = /[\\\n\r\t\0]/g;
 const ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-export class CopyTextError extends Error {
-  constructor(readonly column: string) {
-    super(`${column}: a NUL character cannot be stored (PostgreSQL text cannot hold it)`);
-    this.name = "CopyTextError";
-  }
-}
-
-function field(text: string, column: string): string {
+function field(text: string): string {
   if (!ESCAPED.test(text)) return text;
-  return text.replace(ESCAPED_ALL, (c) => {
-    if (c === "\0") throw new CopyTextError(column);
-    return ESCAPES[c]!;
-  });
+  return text.replace(ESCAPED_ALL, (c) => (c === "\0" ? "\uFFFD" : ESCAPES[c]!));
 }
 
 /**
  * The COPY text of `rows` for `columns`, in that order. A value of one of `jsonColumns` is written as
  * its JSON text (a JSON string keeps its quotes), any other as its text; null and undefined are NULL.
- * Throws CopyTextError for a NUL character, which PostgreSQL's text cannot hold.
  */
 export function copyText<R extends object>(
   rows: readonly R[],
@@ -39,7 +32,7 @@ export function copyText<R extends object>(
       const value: unknown = row[columns[i]!];
       if (i > 0) text += "\t";
       if (value === null || value === undefined) text += "\\N";
-      else text += field(json[i] ? JSON.stringify(value) : String(value), columns[i]!);
+      else text += field(json[i] ? storableJsonText(JSON.stringify(value)) : String(value));
     }
     text += "\n";
   }

@@ -129,8 +129,8 @@ export function mirrorRow(
  * against 38 ms by the upsert (no JSON to parse, no conflict to look for). Every writer of an operation holds
  * its lock, so none can have inserted one of them since; were that ever broken, the primary key fails
  * the COPY and with it the transaction: nothing is written twice.
- * Text PostgreSQL cannot store (U+0000, a lone surrogate) in a snapshot is stored as U+FFFD by the
- * upsert (lib/storable-text.ts); a COPY of such a row fails its batch (a NUL: CopyTextError names it).
+ * Text PostgreSQL cannot store (U+0000, a lone surrogate) in a snapshot is stored as U+FFFD, by the
+ * upsert and the COPY alike (lib/storable-text.ts): one such item never fails its page.
  */
 export async function writeMirrorRows(
   tx: PoolTransaction,
