@@ -9,6 +9,9 @@ import { formatInZone, nextDay, zoneOffsetMs, zonedToUtc } from "@/lib/time/zone
 
 export type LocalDay = { day: string; start: Date };
 
+/** A local hour, labelled "YYYY-MM-DD HH:00", from the first instant the zone's clocks show it. */
+export type LocalHour = { label: string; start: Date };
+
 /** The "YYYY-MM-DD" day of the zone at an instant. */
 export const localDayOf = (at: Date, timeZone: string): string => formatInZone(at, timeZone).slice(0, 10);
 
@@ -40,4 +43,33 @@ export function localDays(range: { from: Date; to: Date; tz: string }): LocalDay
     days.push({ day, start: startOfLocalDay(day, range.tz) });
   }
   return days;
+}
+
+const HOUR_MS = 3_600_000;
+const QUARTER_MS = 900_000;
+
+const hourOf = (at: Date, tz: string) => `${formatInZone(at, tz).slice(0, 13)}:00`;
+
+/**
+ * The local hours [from, to) touches, each starting at the first instant the zone's clocks show it (the
+ * first starts at `from`). Where clocks fall back, an hour shown twice is one bucket from its first start.
+ */
+export function localHours(range: { from: Date; to: Date; tz: string }): LocalHour[] {
+  const { from, to, tz } = range;
+  const hours: LocalHour[] = [{ label: hourOf(from, tz), start: from }];
+  const add = (t: number) => {
+    if (t <= from.getTime() || t >= to.getTime()) return;
+    const at = new Date(t);
+    const label = hourOf(at, tz);
+    if (label !== hours[hours.length - 1]!.label) hours.push({ label, start: at });
+  };
+  // Offsets change only on quarter hours (lib/time/zone.ts): within one, the wall clock reaches a whole
+  // hour at most once; a change of offset at its start may jump the clock to another hour.
+  for (let q = Math.floor(from.getTime() / QUARTER_MS) * QUARTER_MS; q < to.getTime(); q += QUARTER_MS) {
+    const offset = zoneOffsetMs(new Date(q), tz);
+    add(q);
+    const wholeHour = Math.ceil((q + offset) / HOUR_MS) * HOUR_MS - offset;
+    if (wholeHour > q && wholeHour < q + QUARTER_MS) add(wholeHour);
+  }
+  return hours;
 }

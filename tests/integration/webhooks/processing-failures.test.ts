@@ -65,17 +65,21 @@ describe("a delivery whose outcome cannot be recorded", () => {
 });
 
 describe("a delivery whose processing never finishes", () => {
-  it("is settled as failed once claimed past the limit, without being decided again", async () => {
+  /** The only waiting delivery, of a final operation, already claimed `attempts` times. */
+  async function claimedBefore(attempts: number) {
     const db = getDb();
     await db.webhookDelivery.deleteMany();
     const op = snapshot({ id: randomUUID(), status: "success" });
     await deliverOperation(op);
-    // every earlier attempt was claimed and never recorded anything: its process died on it
     const row = await db.webhookDelivery.findFirstOrThrow();
-    await db.webhookDelivery.update({
-      where: { id: row.id },
-      data: { processingAttempts: ABANDON_AFTER_CLAIMS },
-    });
+    await db.webhookDelivery.update({ where: { id: row.id }, data: { processingAttempts: attempts } });
+    return { op, row };
+  }
+
+  it("is settled as failed once claimed past the limit, without being decided again", async () => {
+    const db = getDb();
+    // every earlier attempt was claimed and never recorded anything: its process died on it
+    const { op, row } = await claimedBefore(ABANDON_AFTER_CLAIMS);
     let reads = 0;
     const platform = {
       async getOperation() {
@@ -97,14 +101,7 @@ describe("a delivery whose processing never finishes", () => {
   // its lease ran out past the limit while its loop waited on slow read-backs of the rows ahead: no crash
   it("is still decided when claimed again past the attempts' limit", async () => {
     const db = getDb();
-    await db.webhookDelivery.deleteMany();
-    const op = snapshot({ id: randomUUID(), status: "success" });
-    await deliverOperation(op);
-    const row = await db.webhookDelivery.findFirstOrThrow();
-    await db.webhookDelivery.update({
-      where: { id: row.id },
-      data: { processingAttempts: MAX_PROCESSING_ATTEMPTS + 1 },
-    });
+    const { op, row } = await claimedBefore(MAX_PROCESSING_ATTEMPTS + 1);
     expect(await processPendingWebhooks(reading(new Map([[op.id, op]])))).toBe(1);
     const settled = await db.webhookDelivery.findUniqueOrThrow({ where: { id: row.id } });
     expect(settled.outcome).toBe("applied");

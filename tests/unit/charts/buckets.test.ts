@@ -2,7 +2,8 @@
 // whose local hour (or day) Node reads the same, whatever PostgreSQL's zone data says.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { chartBuckets, localHours, type Bucket } from "@/lib/charts/buckets";
+import { chartBuckets, type Bucket } from "@/lib/charts/buckets";
+import { localHours } from "@/lib/time/local-days";
 import { localDayOf, localDays, startOfLocalDay } from "@/lib/time/local-days";
 import { formatInZone } from "@/lib/time/zone";
 import { AWKWARD_ZONES } from "../../support/zones";
