@@ -24,6 +24,8 @@ function literal(value: unknown): string {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  // Cast where used (`ARRAY[]::int[]`): an empty array has no type of its own.
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(",")}]`;
   throw new Error(`cannot write ${typeof value} into a COPY query`);
 }
 

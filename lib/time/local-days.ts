@@ -5,7 +5,7 @@
  * belongs to, it buckets instants by the starts computed here (`width_bucket(at, starts)` is the
  * 1-based index of the day). Pure: shared by server and client code.
  */
-import { formatInZone, nextDay, zoneOffsetMs, zonedToUtc } from "@/lib/time/zone";
+import { formatInZone, formatOffset, nextDay, zoneOffsetMs, zonedToUtc } from "@/lib/time/zone";
 
 export type LocalDay = { day: string; start: Date };
 
@@ -15,20 +15,8 @@ export type LocalHour = { label: string; start: Date };
 /** The "YYYY-MM-DD" day of the zone at an instant. */
 export const localDayOf = (at: Date, timeZone: string): string => formatInZone(at, timeZone).slice(0, 10);
 
-/**
- * The first instant the zone's clocks show `day`. zonedToUtc answers the later of two midnights where
- * the clocks fall back onto one (Asia/Amman until 2022: 01:00 back to 00:00): the day starts at the first.
- */
-export function startOfLocalDay(day: string, timeZone: string): Date {
-  let start = zonedToUtc(day, timeZone);
-  const midnightAsUtc = Date.parse(`${day}T00:00:00Z`);
-  for (let i = 0; i < 3; i++) {
-    const before = new Date(start.getTime() - 1);
-    if (localDayOf(before, timeZone) < day) break;
-    start = new Date(midnightAsUtc - zoneOffsetMs(before, timeZone));
-  }
-  return start;
-}
+/** The first instant the zone's clocks show `day`: its first midnight, or the end of a jump over it. */
+export const startOfLocalDay = (day: string, timeZone: string): Date => zonedToUtc(day, timeZone);
 
 /**
  * The days [from, to) touches, in order, each with the instant it starts within the range: the first
@@ -72,4 +60,48 @@ export function localHours(range: { from: Date; to: Date; tz: string }): LocalHo
     if (wholeHour > q && wholeHour < q + QUARTER_MS) add(wholeHour);
   }
   return hours;
+}
+
+/** From `start` on, until the next segment, the zone's clocks are `offsetSeconds` ahead of UTC. */
+export type OffsetSegment = { start: Date; offsetSeconds: number; label: string };
+
+const QUARTERS_PER_DAY = 96;
+
+/**
+ * The zone's offsets over [from, to), as Node's zone data has them: a segment from `from`, then one from
+ * each change, so SQL can write local times with Node's clock (`width_bucket(at, starts)` picks the
+ * segment) instead of its own zone data. Looks a day at a time and bisects to the quarter hour where the
+ * offset changed (offsets change only on quarter hours, lib/time/zone.ts); a change undone within the
+ * same day, which no zone has had since 1970, would be missed.
+ */
+export function offsetSegments(range: { from: Date; to: Date; tz: string }): OffsetSegment[] {
+  const offsetAt = (quarter: number) => zoneOffsetMs(new Date(quarter * QUARTER_MS), range.tz);
+  let quarter = Math.floor(range.from.getTime() / QUARTER_MS);
+  const end = Math.ceil(range.to.getTime() / QUARTER_MS);
+  let offset = offsetAt(quarter);
+  const segments: OffsetSegment[] = [
+    { start: range.from, offsetSeconds: offset / 1000, label: formatOffset(offset) },
+  ];
+  while (quarter < end) {
+    const next = Math.min(quarter + QUARTERS_PER_DAY, end);
+    if (offsetAt(next) === offset) {
+      quarter = next;
+      continue;
+    }
+    let before = quarter;
+    let after = next;
+    while (after - before > 1) {
+      const middle = Math.floor((before + after) / 2);
+      if (offsetAt(middle) === offset) before = middle;
+      else after = middle;
+    }
+    offset = offsetAt(after);
+    segments.push({
+      start: new Date(after * QUARTER_MS),
+      offsetSeconds: offset / 1000,
+      label: formatOffset(offset),
+    });
+    quarter = after;
+  }
+  return segments;
 }

@@ -128,9 +128,13 @@ export function isDateOnly(value: string): boolean {
   return localDateTimeProblem(value, { dateOnly: true }) === null;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * The UTC instant at which the clocks of `timeZone` show `local` ("2026-11-20" or "2026-11-20T13:05").
- * A wall time skipped by a DST jump resolves to the instant just after the jump.
+ * The first UTC instant at which the clocks of `timeZone` show `local` ("2026-11-20" or
+ * "2026-11-20T13:05"): where clocks fell back and show it twice, the earlier (a day whose clocks fall
+ * back onto midnight starts at the first one). A wall time skipped by a jump ahead resolves to the
+ * instant just after the jump.
  */
 export function zonedToUtc(local: string, timeZone: string): Date {
   const m = LOCAL.exec(local);
@@ -146,12 +150,10 @@ export function zonedToUtc(local: string, timeZone: string): Date {
     Number(s),
     Number(ms.padEnd(3, "0")),
   );
-  const first = asUtc - zoneOffsetMs(new Date(asUtc), timeZone);
-  const offset = zoneOffsetMs(new Date(first), timeZone);
-  const second = asUtc - offset;
-  if (zoneOffsetMs(new Date(second), timeZone) === offset) return new Date(second);
-  // The wall time falls in a DST gap: take the instant after the jump.
-  return new Date(Math.max(first, second));
+  // The instant lies within 14 hours of `asUtc`: the offsets a day either side are the ones it may have.
+  const candidates = [asUtc - DAY_MS, asUtc + DAY_MS].map((t) => asUtc - zoneOffsetMs(new Date(t), timeZone));
+  const shown = candidates.filter((t) => asUtc - zoneOffsetMs(new Date(t), timeZone) === t);
+  return new Date(shown.length > 0 ? Math.min(...shown) : Math.max(...candidates));
 }
 
 /** The day after a "YYYY-MM-DD" date, as "YYYY-MM-DD"; a RangeError past year 9999 (no such text). */
@@ -180,13 +182,17 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 /** "2026-11-20T13:05:09.123+03:00": the instant as the zone's clocks show it, with the offset. */
 export function formatInZoneIso(date: Date, timeZone: string): string {
   const w = wallTimeFromOffset(date, timeZone);
-  const offsetMinutes = Math.round(zoneOffsetMs(date, timeZone) / 60_000);
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(offsetMinutes);
   return (
     `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}` +
-    `.${pad(date.getUTCMilliseconds(), 3)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+    `.${pad(date.getUTCMilliseconds(), 3)}${formatOffset(zoneOffsetMs(date, timeZone))}`
   );
+}
+
+/** "+03:00", "-08:00", "+05:45": an offset from UTC to the minute, as ISO 8601 writes it. */
+export function formatOffset(offsetMs: number): string {
+  const minutes = Math.round(offsetMs / 60_000);
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
 /** "2026-11-20 13:05:09" in the zone: machine-readable (exports, logs). */

@@ -47,6 +47,13 @@ describe("operations filter from the URL", () => {
     expect(r.filter.after?.id).toBe("00000000-0000-4000-8000-000000000001");
   });
 
+  it("starts a day at its first midnight where the clocks fall back onto midnight", () => {
+    // Amman, 2021-10-29: 01:00 (+03) back to 00:00 (+02); the hour after the first midnight is that day's
+    const r = parse("from=2021-10-29&to=2021-10-29&tz=Asia/Amman");
+    expect(r.ok && r.filter.dateFrom?.toISOString()).toBe("2021-10-28T21:00:00.000Z");
+    expect(r.ok && r.filter.dateTo?.toISOString()).toBe("2021-10-29T22:00:00.000Z");
+  });
+
   it("treats empty form fields as no filter", () => {
     const r = parse("type=&method=&q=&amountMin=");
     expect(r.ok).toBe(true);

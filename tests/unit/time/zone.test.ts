@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   canonicalTimeZone,
@@ -8,6 +9,7 @@ import {
   LAST_DAY,
   localDateTimeProblem,
   nextDay,
+  formatInZone,
   zonedToUtc,
 } from "@/lib/time/zone";
 
@@ -21,8 +23,44 @@ describe("time zones", () => {
     // 02:30 does not exist on 2026-03-08 in New York (clocks jump 02:00 -> 03:00)
     ["2026-03-08T02:30", "America/New_York", "2026-03-08T07:30:00.000Z"],
     ["2026-11-20T00:00", "Asia/Kolkata", "2026-11-19T18:30:00.000Z"],
+    // 01:30 is shown twice on 2026-11-01 in New York (02:00 EDT -> 01:00 EST): the first time
+    ["2026-11-01T01:30", "America/New_York", "2026-11-01T05:30:00.000Z"],
+    // Amman's clocks fell back from 01:00 to 00:00 on 2021-10-29: its first midnight (+03)
+    ["2021-10-29", "Asia/Amman", "2021-10-28T21:00:00.000Z"],
+    ["2021-10-29T00:30", "Asia/Amman", "2021-10-28T21:30:00.000Z"],
+    // a midnight skipped by a spring-forward (00:00 -> 01:00): the instant of the jump
+    ["2024-09-08", "America/Santiago", "2024-09-08T04:00:00.000Z"],
   ])("%s in %s is %s", (local, tz, utc) => {
     expect(zonedToUtc(local, tz).toISOString()).toBe(utc);
+  });
+
+  it("answers the first instant the clocks show a wall time", () => {
+    const zones = [
+      "America/New_York",
+      "Asia/Amman",
+      "Europe/Chisinau",
+      "Australia/Lord_Howe",
+      "America/Vancouver",
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.UTC(2019, 0, 1), max: Date.UTC(2028, 0, 1) }),
+        (tz, t) => {
+          const at = new Date(Math.floor(t / 60_000) * 60_000);
+          const wall = formatInZone(at, tz).replace(" ", "T");
+          const first = zonedToUtc(wall, tz);
+          expect(formatInZone(first, tz).replace(" ", "T")).toBe(wall);
+          expect(first.getTime()).toBeLessThanOrEqual(at.getTime());
+          // no earlier instant within the largest fall-back (2 h) shows it
+          for (let back = 15; back <= 120; back += 15) {
+            const earlier = new Date(first.getTime() - back * 60_000);
+            expect(formatInZone(earlier, tz).replace(" ", "T")).not.toBe(wall);
+          }
+        },
+      ),
+      { numRuns: 3000, seed: 32 },
+    );
   });
 
   it("formats an instant in a zone with its offset", () => {
