@@ -55,6 +55,17 @@ const positiveInt = (fallback: number, what: string) =>
     .positive(`must be ${what}`)
     .default(fallback);
 
+/** A TCP port, written as digits only ("0x10" and "1e3" are typos, not ports). */
+const portNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{1,5}$/, "must be a port number from 1 to 65535")
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 65_535, "must be a port number from 1 to 65535")
+  .default(3000);
+
+const SHUTDOWN_GRACE_MAX_MS = 60_000;
+
 const cidrList = z
   .string()
   .default("")
@@ -125,6 +136,23 @@ export const envSchema = z
       (v) => v === undefined || /^[\x21-\x7e]{24,}$/.test(v),
       "must be at least 24 printable ASCII characters without spaces (openssl rand -base64 32)",
     ),
+    /** The web server's port when `npm start` is given no --port. */
+    PORT: portNumber,
+    /**
+     * After SIGTERM, how long the web server keeps accepting connections (readiness already 503, every
+     * response with `Connection: close`) so that the load balancer sees the 503 before the listener
+     * closes; then the requests in flight get their own 10 s. 0 closes at once (tests, a preStop hook).
+     */
+    SHUTDOWN_GRACE_MS: z
+      .string()
+      .trim()
+      .regex(/^\d+$/, `must be a whole number of milliseconds from 0 to ${SHUTDOWN_GRACE_MAX_MS}`)
+      .transform(Number)
+      .refine(
+        (n) => n <= SHUTDOWN_GRACE_MAX_MS,
+        `must be a whole number of milliseconds from 0 to ${SHUTDOWN_GRACE_MAX_MS}`,
+      )
+      .default(5_000),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
     E2E_ERROR_PROBE: z.stringbool({ error: "must be 1 or 0" }).default(false),
   })
@@ -181,10 +209,30 @@ export function getTrustedProxies(): string[] {
   return parseOne("TRUSTED_PROXIES");
 }
 
-function parseOne<K extends "DATABASE_URL" | "DATABASE_POOL_SIZE" | "TRUSTED_PROXIES">(name: K): Env[K] {
-  const result = envSchema.shape[name].safeParse(process.env[name] || undefined);
+/**
+ * The web server's port: its --port option when given (named so in a refusal), else PORT, else 3000.
+ * Checked here because a bad value would otherwise listen on a random port ("") or fail with a trace.
+ */
+export function getServerPort(option?: string): number {
+  if (option === undefined) return parseOne("PORT");
+  return parseValue("PORT", option, "--port");
+}
+
+/** Only SHUTDOWN_GRACE_MS: for the web server's SIGTERM handling. */
+export function getShutdownGraceMs(): number {
+  return parseOne("SHUTDOWN_GRACE_MS");
+}
+
+type OneByOne = "DATABASE_URL" | "DATABASE_POOL_SIZE" | "TRUSTED_PROXIES" | "PORT" | "SHUTDOWN_GRACE_MS";
+
+function parseOne<K extends OneByOne>(name: K): Env[K] {
+  return parseValue(name, process.env[name] || undefined, name);
+}
+
+function parseValue<K extends OneByOne>(name: K, value: string | undefined, label: string): Env[K] {
+  const result = envSchema.shape[name].safeParse(value);
   if (result.success) return result.data as Env[K];
-  throw new EnvError(result.error.issues.map((issue) => `Configuration error: ${name} ${issue.message}`));
+  throw new EnvError(result.error.issues.map((issue) => `Configuration error: ${label} ${issue.message}`));
 }
 
 /** True when the platform is the local sandbox (a loopback host), shown as SANDBOX in the console. */

@@ -20,3 +20,17 @@ export async function exitOnStartupProblem(): Promise<void> {
     process.exit(1);
   }
 }
+
+/**
+ * A setting read alone (the web server's port, its shutdown grace): its value, or the problem's one line
+ * (`Configuration error: PORT must be …`) and exit 1, as exitOnStartupProblem words a bad configuration.
+ */
+export function settingOrExit<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

@@ -113,6 +113,8 @@ async function main(): Promise<void> {
     // The specs sign the demo users in with a password alone; tests/e2e/two-factor.spec.ts turns the
     // two-factor policy on through Settings (it runs after the others: playwright.config.ts).
     TWO_FACTOR_REQUIRED_ROLES: "none",
+    // No load balancer to tell: the server closes at once on SIGTERM (the clean-up does not wait for it).
+    SHUTDOWN_GRACE_MS: "0",
   };
   const next = path.join(projectRoot, "node_modules/next/dist/bin/next");
   log("building the production app (next build)");

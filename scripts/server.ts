@@ -4,29 +4,43 @@
 // `npm run bench`). `--webhooks-only` runs the receiver and the probes without Next.js (no build needed):
 // an ingest-only web process behind the proxy's webhook route.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({
-  options: {
-    dev: { type: "boolean", default: false },
-    port: { type: "string", short: "p" },
-    hostname: { type: "string", short: "H" },
-    "webhooks-only": { type: "boolean", default: false },
-  },
-});
+const options = {
+  dev: { type: "boolean", default: false },
+  port: { type: "string", short: "p" },
+  hostname: { type: "string", short: "H" },
+  "webhooks-only": { type: "boolean", default: false },
+} as const;
+let parsed: ReturnType<typeof parseArgs<{ options: typeof options }>>;
+try {
+  parsed = parseArgs({ options });
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}
+usage: npm start -- [--port 3000] [--hostname 0.0.0.0] [--webhooks-only]`);
+  process.exit(1);
+}
+const { values } = parsed;
 const dev = values.dev;
 const webhooksOnly = values["webhooks-only"];
 // React and Next.js read NODE_ENV when they load, so it is settled before they are imported.
 Object.assign(process.env, { NODE_ENV: dev ? "development" : "production" });
-const port = Number(values.port ?? process.env.PORT ?? 3000);
 const hostname = values.hostname;
-// In-flight requests get this long after SIGTERM; then the process exits regardless.
-const SHUTDOWN_BOUND_MS = 10_000;
+// After the shutdown grace (SHUTDOWN_GRACE_MS), the requests in flight get this long; then the process
+// exits regardless. The whole stop is at most the grace and this.
+const DRAIN_BOUND_MS = 10_000;
 
 if (webhooksOnly) (await import("./lib/dotenv")).loadDotEnv();
+const { exitOnStartupProblem, settingOrExit } = await import("../lib/startup");
+const { getEnv, getServerPort, getShutdownGraceMs, getTrustedProxies } = await import("../lib/env");
+// Read before Next.js loads .env (as `next start` does: PORT comes from the environment or --port).
+const port = settingOrExit(() => getServerPort(values.port));
+// Without Next.js nothing else checks the configuration and the database before the first request
+// (instrumentation.ts does it in Next's prepare): one line naming the problem, not a stack trace.
+if (webhooksOnly) await exitOnStartupProblem();
 const { handleIfWebhook } = await import("../lib/webhooks/http-receiver");
 const { handleIfProbe, startDraining } = await import("../lib/http/probes");
-const { getEnv, getTrustedProxies } = await import("../lib/env");
 const { servedOverHttps, staticSecurityHeaders } = await import("../lib/http/security-headers");
 const { markClientIpStamped, stampClientIp } = await import("../lib/http/client-ip");
 const { ensureWebhookPathSecret } = await import("../lib/webhooks/path-secret");
@@ -46,7 +60,17 @@ markClientIpStamped();
 let handle: (request: IncomingMessage, response: ServerResponse) => unknown = (_, response) =>
   response.writeHead(404, { "content-type": "text/plain" }).end("not found (webhook receiver only)\n");
 let closeApp = async () => {};
+// From SIGTERM until the process exits, every response says `Connection: close`: a client (the load
+// balancer) closes its pooled connection after the answer instead of sending the next request on a
+// socket this process is about to close. Responses in flight whose headers are not yet sent get it too.
+let closingConnections = false;
+const openResponses = new Set<ServerResponse>();
 const server = createServer((request, response) => {
+  if (closingConnections) response.setHeader("connection", "close");
+  else {
+    openResponses.add(response);
+    response.once("close", () => openResponses.delete(response));
+  }
   const https = servedOverHttps({
     publicBaseUrl: getEnv().PUBLIC_BASE_URL,
     forwardedProto: request.headers["x-forwarded-proto"],
@@ -64,20 +88,59 @@ if (!webhooksOnly) {
   closeApp = () => app.close();
   await app.prepare();
 }
-trustedProxies = getTrustedProxies();
+trustedProxies = settingOrExit(getTrustedProxies);
+// A development server has no load balancer to tell: Ctrl-C stops it at once.
+const graceMs = dev ? 0 : settingOrExit(getShutdownGraceMs);
 // A fresh install gets its webhook secret path segment now (Settings shows the URL to register): an
 // endpoint without one is an admin's explicit choice, never a default.
 await ensureWebhookPathSecret();
+server.once("error", (error) => {
+  console.error(
+    `[paydesk] cannot listen on ${hostname ?? "every interface"}, port ${port}: ${error.message}`,
+  );
+  process.exit(1);
+});
 server.listen(port, hostname, () => {
   const mode = webhooksOnly ? "webhook receiver" : dev ? "development server" : "production server";
-  console.log(`[paydesk] ${mode} on http://${hostname ?? "localhost"}:${port}`);
+  console.log(`[paydesk] ${mode} on ${describeAddress(server.address() as AddressInfo)}`);
 });
-// Readiness fails at once; the requests in flight finish (a webhook is answered only once stored); exit.
-const stop = () => {
-  startDraining();
+
+/** Where the server really listens: without --hostname that is every interface, not only localhost. */
+function describeAddress({ address, port: bound, family }: AddressInfo): string {
+  if (address === "::" || address === "0.0.0.0") {
+    return `every interface (${address}), port ${bound}: http://localhost:${bound} from this machine`;
+  }
+  return `http://${family === "IPv6" ? `[${address}]` : address}:${bound}`;
+}
+
+// On SIGTERM: readiness turns 503 at once, but the listener stays open for the grace, so the load
+// balancer's probe sees the 503 and stops sending before connections are refused; meanwhile every answer
+// closes its connection. Then the listener closes, idle connections end, the requests in flight finish
+// (a webhook is answered only once stored), Next.js closes, exit. A second signal skips what is left of
+// the grace; the process exits within the grace and DRAIN_BOUND_MS whatever happens.
+let stopping = false;
+let listenerClosed = false;
+let graceTimer: NodeJS.Timeout | undefined;
+const closeListener = () => {
+  if (listenerClosed) return;
+  listenerClosed = true;
+  clearTimeout(graceTimer);
   server.close(() => void closeApp().finally(() => process.exit(0)));
   server.closeIdleConnections();
-  setTimeout(() => process.exit(0), SHUTDOWN_BOUND_MS).unref();
+};
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return closeListener();
+  stopping = true;
+  startDraining();
+  closingConnections = true;
+  for (const response of openResponses) if (!response.headersSent) response.setHeader("connection", "close");
+  openResponses.clear();
+  setTimeout(() => process.exit(0), graceMs + DRAIN_BOUND_MS).unref();
+  if (graceMs === 0) return closeListener();
+  console.log(
+    `[paydesk] ${signal}: readiness 503; closing the listener in ${graceMs} ms (SHUTDOWN_GRACE_MS), then finishing the requests in flight`,
+  );
+  graceTimer = setTimeout(closeListener, graceMs);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -1,4 +1,4 @@
-// npm run user -- <create|list|set-role|disable|reset-password|reset-two-factor> [--email a@b.c] [--role finance] [--password ...]
+// npm run user -- <create|list|set-role|disable|reset-password|reset-two-factor> [--email a@b.c] [--role finance] [--password-stdin]
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { cliActor } from "../lib/audit/log";
@@ -14,44 +14,76 @@ import {
   setRole,
 } from "../lib/users/service";
 import { loadDotEnv } from "./lib/dotenv";
+import { readPasswordFromStdin } from "./lib/read-password";
 
 const usage = `usage: npm run user -- <command> [options]
-  create          --email a@b.c --role ${roles.join("|")} [--name "..."] [--password ...]
+  create           --email a@b.c --role ${roles.join("|")} [--name "..."] [--password-stdin]
   list
-  set-role        --email a@b.c --role ...
-  disable         --email a@b.c
-  reset-password  --email a@b.c [--password ...]
+  set-role         --email a@b.c --role ...
+  disable          --email a@b.c
+  reset-password   --email a@b.c [--password-stdin]
   reset-two-factor --email a@b.c   (a lost phone: they enrol again at their next sign-in)
-Uses DATABASE_URL (or .env). A generated password is printed once when none is given.`;
+Uses DATABASE_URL (or .env). Without --password-stdin a password is generated and printed once.
+--password-stdin reads the password from standard input: asked for without echo at a terminal,
+otherwise the first line (printf '%s\\n' "$PASSWORD" | npm run user -- create ... --password-stdin).
+(--password VALUE is still accepted but shows the password in the shell history, npm's echo of the
+command and ps: do not use it.)`;
 
-loadDotEnv();
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    email: { type: "string" },
-    role: { type: "string" },
-    name: { type: "string" },
-    password: { type: "string" },
-  },
-});
+/** Bad command-line input: said in one line, then the usage. */
+class UsageError extends Error {
+  override name = "UsageError";
+}
 
-function need(value: string | undefined, flag: string): string {
-  if (!value) throw new Error(`--${flag} is required.\n${usage}`);
-  return value;
+const PASSWORD_ON_COMMAND_LINE =
+  "warning: --password shows the password in the shell history, npm's echo of the command and ps; use --password-stdin";
+
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        email: { type: "string" },
+        role: { type: "string" },
+        name: { type: "string" },
+        password: { type: "string" },
+        "password-stdin": { type: "boolean", default: false },
+      },
+    });
+  } catch (error) {
+    // node:util's own words ("Unknown option '--emial'", "Option '--password <value>' argument missing")
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 async function main(): Promise<void> {
-  const [command] = positionals;
+  const { positionals, values } = parseCommandLine();
+  const need = (value: string | undefined, flag: string): string => {
+    if (!value) throw new UsageError(`--${flag} is required.`);
+    return value;
+  };
+  /** The password to set, and whether it was generated (then printed once). */
+  const password = async (): Promise<{ value: string; generated: boolean }> => {
+    if (values["password-stdin"] && values.password !== undefined) {
+      throw new UsageError("--password and --password-stdin: give one of them.");
+    }
+    if (values["password-stdin"]) return { value: await readPasswordFromStdin(), generated: false };
+    if (values.password !== undefined) {
+      console.error(PASSWORD_ON_COMMAND_LINE);
+      return { value: values.password, generated: false };
+    }
+    return { value: generatePassword(), generated: true };
+  };
+  const [command, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.`);
   switch (command) {
     case "create": {
-      const password = values.password ?? generatePassword();
-      const user = await createUser(cliActor, {
-        email: need(values.email, "email"),
-        role: need(values.role, "role"),
-        name: values.name,
-        password,
-      });
-      console.log(`created ${user.email} (${user.role})${values.password ? "" : `, password: ${password}`}`);
+      const email = need(values.email, "email");
+      const role = need(values.role, "role");
+      const chosen = await password();
+      const user = await createUser(cliActor, { email, role, name: values.name, password: chosen.value });
+      console.log(
+        `created ${user.email} (${user.role})${chosen.generated ? `, password: ${chosen.value}` : ""}`,
+      );
       return;
     }
     case "list":
@@ -71,10 +103,11 @@ async function main(): Promise<void> {
       console.log(`${values.email} is disabled and signed out everywhere`);
       return;
     case "reset-password": {
-      const password = values.password ?? generatePassword();
-      await resetPassword(cliActor, need(values.email, "email"), password);
+      const email = need(values.email, "email");
+      const chosen = await password();
+      await resetPassword(cliActor, email, chosen.value);
       console.log(
-        `password reset for ${values.email}${values.password ? "" : `: ${password}`}; existing sessions ended`,
+        `password reset for ${email}${chosen.generated ? `: ${chosen.value}` : ""}; existing sessions ended`,
       );
       return;
     }
@@ -86,21 +119,31 @@ async function main(): Promise<void> {
       console.log(`two-factor reset for ${email}; existing sessions ended`);
       return;
     }
+    case undefined:
+      throw new UsageError("A command is required.");
     default:
-      throw new Error(usage);
+      throw new UsageError(`Unknown command '${command}'.`);
   }
 }
 
+/** One line per problem: a refused value names its option (`--name: The name contains …`). */
+function describe(error: unknown): string {
+  if (error instanceof UsageError) return `${error.message}\n${usage}`;
+  if (error instanceof ZodError) {
+    return error.issues
+      .map((issue) =>
+        issue.path.length > 0 ? `--${String(issue.path[0])}: ${issue.message}` : issue.message,
+      )
+      .join("\n");
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+loadDotEnv();
 try {
   await main();
   process.exit(0);
 } catch (error) {
-  const message =
-    error instanceof ZodError
-      ? error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")
-      : error instanceof Error
-        ? error.message
-        : String(error);
-  console.error(message);
+  console.error(describe(error));
   process.exit(1);
 }

@@ -67,12 +67,14 @@ export async function startWorker(options: { webhookLoops?: number } = {}): Prom
 
   return {
     boss,
-    // Webhook loops finish the deliveries each holds; jobs in progress get up to timeoutMs to finish, then
-    // are left to expire and be retried by another worker.
+    // Both at once, from the signal: pg-boss stops fetching and gives the jobs in progress up to
+    // timeoutMs, then marks them failed (retried by another worker; left active, a stately queue would
+    // hold that job back until it expired, hours for the full reconciliation). Each webhook loop finishes
+    // the delivery it is deciding and gives back the rest of its batch; a read-back still unanswered when
+    // the process exits keeps its lease until that runs out.
     stop: async (timeoutMs = 20_000) => {
       stopping.abort();
-      await webhookLoops.stop();
-      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs });
+      await Promise.all([webhookLoops.stop(), boss.stop({ graceful: true, wait: true, timeout: timeoutMs })]);
     },
   };
 }

@@ -8,6 +8,7 @@ import { endAllSessions } from "@/lib/auth/session-store";
 import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { issueArguments } from "@/lib/i18n/issues";
 import { messagesFor } from "@/lib/i18n/messages";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 
@@ -42,18 +43,17 @@ const publicFields = {
 /**
  * Parses input given to these functions directly (the command line, scripts/user.ts; the server actions
  * validate first, in the user's language). A refusal is thrown with the schemas' catalog keys worded
- * in English.
+ * in English, with the sentence's arguments (a length's `minimum`, a custom issue's `params` such as
+ * the `char` of a refused invisible character), and `field` as the path of a single value's issues.
  */
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+function parse<S extends z.ZodType>(schema: S, input: unknown, field?: string): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const t = createTranslator({ locale: "en", messages: messagesFor("en") });
   const issues = parsed.error.issues.map((issue) => {
-    if (!t.has(issue.message as never)) return issue;
-    const values: Record<string, string> = {};
-    if ("minimum" in issue) values.minimum = String(issue.minimum);
-    if ("maximum" in issue) values.maximum = String(issue.maximum);
-    return { ...issue, message: t(issue.message as never, values as never) };
+    const path = field === undefined ? issue.path : [field, ...issue.path];
+    if (!t.has(issue.message as never)) return { ...issue, path };
+    return { ...issue, path, message: t(issue.message as never, issueArguments(issue) as never) };
   });
   throw new z.ZodError(issues);
 }
@@ -64,7 +64,7 @@ export function generatePassword(): string {
 
 async function findByEmail(email: string) {
   const user = await getDb().user.findUnique({
-    where: { email: parse(emailSchema, email) },
+    where: { email: parse(emailSchema, email, "email") },
     select: publicFields,
   });
   if (!user) throw new UserError("unknownEmail", { email }, `No user with email ${email}.`);
@@ -150,7 +150,7 @@ async function endSignIns(tx: Prisma.TransactionClient, userId: string) {
 }
 
 export async function setRole(actor: Actor, email: string, role: string, me?: { id: string }) {
-  const next: Role = parse(roleSchema, role);
+  const next: Role = parse(roleSchema, role, "role");
   const user = await findByEmail(email);
   return getDb().$transaction(async (tx) => {
     await refuseLockout(tx, me, user.id, next);
@@ -201,7 +201,7 @@ export async function disableUser(actor: Actor, email: string, me?: { id: string
  */
 export async function resetPassword(actor: Actor, email: string, password: string) {
   const user = await findByEmail(email);
-  const passwordHash = await hashPassword(parse(passwordSchema, password));
+  const passwordHash = await hashPassword(parse(passwordSchema, password, "password"));
   await getDb().$transaction(async (tx) => {
     await tx.user.update({
       where: { id: user.id },

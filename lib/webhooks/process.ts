@@ -109,22 +109,32 @@ export async function processPendingWebhooks(
     const rows = await claim(Math.min(CLAIM_BATCH, limit - handled));
     if (rows.length === 0) break;
     for (const [i, row] of rows.entries()) {
+      // Stopping (the worker got SIGTERM): the rows not yet begun are given back for another worker now,
+      // not when their leases run out.
+      if (!keepGoing()) {
+        await release(rows.slice(i));
+        return handled;
+      }
       try {
         await handle(row, platform);
       } catch (error) {
         // Not even a failure could be recorded (the database is unreachable?): the rows behind it are
         // given back at once, this one waits for its lease to run out; the loop reports the error.
-        const rest = rows.slice(i + 1);
-        if (rest.length > 0) {
-          const values = [rest.map((r) => r.id), rest.map((r) => r.claimedUntil)];
-          await poolQuery({ text: RELEASE_DELIVERIES, values }).catch(() => undefined);
-        }
+        await release(rows.slice(i + 1)).catch(() => undefined);
         throw error;
       }
       handled++;
     }
   }
   return handled;
+}
+
+async function release(rows: Claimed[]): Promise<void> {
+  if (rows.length === 0) return;
+  await poolQuery({
+    text: RELEASE_DELIVERIES,
+    values: [rows.map((r) => r.id), rows.map((r) => r.claimedUntil)],
+  });
 }
 
 /**

@@ -63,6 +63,45 @@ function startInOwnProcessGroup(
   });
 }
 
+/** Where the embedded development database keeps its data (`npm run dev`, `npm run db:migrate -- --embedded`). */
+export const embeddedDataDir = path.join(projectRoot, ".data/postgres");
+
+/**
+ * Why `npm run db:migrate` must not run against what it would pick, or null. Without DATABASE_URL it
+ * would migrate the embedded development database and report success: a release job whose secret was
+ * not mounted then passed while the real database stayed unmigrated. So that takes --embedded, and is
+ * refused outright under NODE_ENV=production.
+ */
+export function migrationTargetProblem(target: {
+  databaseUrl: string | undefined;
+  nodeEnv: string | undefined;
+  embedded: boolean;
+}): string | null {
+  const configured = Boolean(target.databaseUrl);
+  if (configured && target.embedded) {
+    return "--embedded migrates the embedded development database, but DATABASE_URL is set: unset one of them.";
+  }
+  if (configured) return null;
+  if (target.nodeEnv === "production") {
+    return "DATABASE_URL is not set (NODE_ENV=production): nothing migrated. Set DATABASE_URL to the database to migrate (it is read from the environment or .env).";
+  }
+  if (!target.embedded) {
+    return [
+      "DATABASE_URL is not set: nothing migrated. Set DATABASE_URL to the database to migrate (it is read from the environment or .env),",
+      "or run `npm run db:migrate -- --embedded` for the embedded development database in .data/postgres (`npm run dev` migrates it by itself).",
+    ].join("\n");
+  }
+  return null;
+}
+
+/** A database URL as an operator checks it: database, host, port and user, never the password. */
+export function describeDatabaseUrl(url: string): string {
+  const parsed = new URL(url);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, "")) || "(the user's own)";
+  const user = decodeURIComponent(parsed.username) || "(default)";
+  return `database ${database} on ${parsed.hostname}:${parsed.port || "5432"} as ${user}`;
+}
+
 function validateDatabaseUrl(url: string): string | null {
   try {
     parseEnv({

@@ -35,7 +35,8 @@ export async function startApp(env: NodeJS.ProcessEnv): Promise<AppServer> {
     [...serverCommand, "-p", String(port), "-H", "127.0.0.1"],
     {
       stdio: "ignore",
-      env,
+      // No load balancer to tell: stop() waits for the exit, which SIGTERM then starts at once.
+      env: { SHUTDOWN_GRACE_MS: "0", ...env },
       cwd: projectRoot,
     },
   );

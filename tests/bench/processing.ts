@@ -394,6 +394,8 @@ export async function benchProcessing(ctx: { databaseUrl: string; appEnv: NodeJS
       LOG_LEVEL: "warn",
       // The receiver requires the secret path segment, as in production.
       WEBHOOK_PATH_SECRET: pathSecret,
+      // No load balancer to tell: SIGTERM at the end closes the receiver at once.
+      SHUTDOWN_GRACE_MS: "0",
     };
     web = scriptProcess("start", ["--webhooks-only", "--port", String(port), "--hostname", "127.0.0.1"], env);
     for (let i = 0; i < 120; i++) {

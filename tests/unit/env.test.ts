@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv, platformLabel } from "@/lib/env";
+import { afterEach, describe, expect, it } from "vitest";
+import { EnvError, getServerPort, getShutdownGraceMs, parseEnv, platformLabel } from "@/lib/env";
 
 const valid = {
   DATABASE_URL: "postgresql://u:p@db.internal:5432/paydesk",
@@ -110,11 +110,70 @@ describe("lib/env", () => {
     expect(parseEnv({ ...valid, WEBHOOK_REFUSED_PER_MINUTE: "5" }).WEBHOOK_REFUSED_PER_MINUTE).toBe(5);
   });
 
+  // The web server's own settings: PORT="" listened on a random port, PORT=abc died with a stack trace.
+  it.each(["abc", "0", "65536", "3000.5", "0x10", "1e3", "-1"])("refuses PORT=%s, naming it", (port) => {
+    expect(problems({ ...valid, PORT: port })).toEqual([
+      "Configuration error: PORT must be a port number from 1 to 65535",
+    ]);
+  });
+
+  it.each(["5s", "-1", "60001", "1.5"])("refuses SHUTDOWN_GRACE_MS=%s, naming it", (grace) => {
+    expect(problems({ ...valid, SHUTDOWN_GRACE_MS: grace })).toEqual([
+      "Configuration error: SHUTDOWN_GRACE_MS must be a whole number of milliseconds from 0 to 60000",
+    ]);
+  });
+
+  it("defaults PORT to 3000 and the shutdown grace to 5 s; accepts 1-65535 and a grace of 0", () => {
+    expect(parseEnv(valid)).toMatchObject({ PORT: 3000, SHUTDOWN_GRACE_MS: 5_000 });
+    expect(parseEnv({ ...valid, PORT: "", SHUTDOWN_GRACE_MS: "" })).toMatchObject({
+      PORT: 3000,
+      SHUTDOWN_GRACE_MS: 5_000,
+    });
+    expect(parseEnv({ ...valid, PORT: "1", SHUTDOWN_GRACE_MS: "0" })).toMatchObject({
+      PORT: 1,
+      SHUTDOWN_GRACE_MS: 0,
+    });
+    expect(parseEnv({ ...valid, PORT: " 65535 ", SHUTDOWN_GRACE_MS: "60000" })).toMatchObject({
+      PORT: 65_535,
+      SHUTDOWN_GRACE_MS: 60_000,
+    });
+  });
+
   it.each([
     ["http://127.0.0.1:4010", "SANDBOX"],
     ["http://localhost:4010", "SANDBOX"],
     ["https://api.platform.example", "api.platform.example"],
   ])("labels %s as %s", (url, label) => {
     expect(platformLabel(url)).toBe(label);
+  });
+});
+
+describe("the web server's port and shutdown grace, read alone", () => {
+  const saved = { PORT: process.env.PORT, SHUTDOWN_GRACE_MS: process.env.SHUTDOWN_GRACE_MS };
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it("takes --port over PORT, and names --port when it is the bad one", () => {
+    process.env.PORT = "4100";
+    expect(getServerPort()).toBe(4100);
+    expect(getServerPort("4200")).toBe(4200);
+    expect(() => getServerPort("")).toThrow(
+      new EnvError(["Configuration error: --port must be a port number from 1 to 65535"]),
+    );
+    process.env.PORT = "";
+    expect(getServerPort()).toBe(3000);
+    process.env.PORT = "abc";
+    expect(() => getServerPort()).toThrow(/^Configuration error: PORT must be a port number/);
+  });
+
+  it("reads SHUTDOWN_GRACE_MS", () => {
+    process.env.SHUTDOWN_GRACE_MS = "250";
+    expect(getShutdownGraceMs()).toBe(250);
+    process.env.SHUTDOWN_GRACE_MS = "soon";
+    expect(() => getShutdownGraceMs()).toThrow(/^Configuration error: SHUTDOWN_GRACE_MS must be/);
   });
 });

@@ -83,6 +83,8 @@ function appEnv(): Record<string, string> {
     PLATFORM_TIMEOUT_MS: "5000",
     AUTH_SECRET: "multi-process-chaos-secret-0123456789abcdef",
     LOG_LEVEL: "warn",
+    // No load balancer probes these web processes: SIGTERM closes the listener at once.
+    SHUTDOWN_GRACE_MS: "0",
   };
 }
 

@@ -61,7 +61,7 @@ describe("migration runner (records like prisma migrate deploy)", () => {
     }
 
     const second = await migrate(scratch.url, { dir });
-    expect(second).toEqual({ applied: [], alreadyApplied: local.length });
+    expect(second).toEqual({ applied: [], alreadyApplied: local.length, notInFiles: [] });
     expect(await rows(scratch.url)).toHaveLength(local.length);
   });
 
@@ -87,11 +87,58 @@ describe("migration runner (records like prisma migrate deploy)", () => {
     expect((await rows(scratch.url)).map((r) => r.migration_name)).not.toContain("29990101000000_add_note");
   });
 
-  it("refuses a database that has a migration the files do not", async () => {
+  // As `prisma migrate deploy` does (it refuses only failed migrations): a release rolled back to one
+  // without the newer release's migration must still migrate, and start. It used to stop with
+  // "missing from prisma/migrations".
+  it("warns about a migration the database has and the files do not, and applies the rest", async () => {
     await addMigration("29990101000000_add_note", `ALTER TABLE "Setting" ADD COLUMN "note" TEXT;`);
     await migrate(scratch.url, { dir });
     await rm(path.join(dir, "29990101000000_add_note"), { recursive: true });
-    await expect(migrate(scratch.url, { dir })).rejects.toThrow(/missing from prisma\/migrations/);
+    await addMigration("29990102000000_add_other", `ALTER TABLE "Setting" ADD COLUMN "other" TEXT;`);
+    const warnings: string[] = [];
+    const result = await migrate(scratch.url, { dir, warn: (line) => warnings.push(line) });
+    expect(result.applied).toEqual(["29990102000000_add_other"]);
+    expect(result.notInFiles).toEqual(["29990101000000_add_note"]);
+    expect(warnings).toEqual([
+      "warning: migration 29990101000000_add_note is applied to the database but not in prisma/migrations (a newer release's?); left as it is",
+    ]);
+    // the database's record of it is left as it was
+    expect((await rows(scratch.url)).map((r) => r.migration_name)).toContain("29990101000000_add_note");
+  });
+
+  // git may check files out with CRLF (core.autocrlf on Windows, a .gitattributes change): Prisma's
+  // script_matches_checksum takes LF and CRLF as the same file. It used to be refused as "changed".
+  it("takes an applied migration checked out with other line endings as unchanged, either way", async () => {
+    const sql = `ALTER TABLE "Setting" ADD COLUMN "note" TEXT;\nALTER TABLE "Setting" ADD COLUMN "other" TEXT;\n`;
+    await addMigration("29990101000000_lf", sql);
+    await addMigration("29990102000000_crlf", `CREATE TABLE "Extra" (id INT);\r\nSELECT 1;\r\n`);
+    await migrate(scratch.url, { dir });
+    const recorded = Object.fromEntries((await rows(scratch.url)).map((r) => [r.migration_name, r.checksum]));
+    // recorded as Prisma records it: the sha256 of the file as read, CR and all
+    expect(recorded["29990102000000_crlf"]).toBe(
+      createHash("sha256").update(`CREATE TABLE "Extra" (id INT);\r\nSELECT 1;\r\n`).digest("hex"),
+    );
+
+    await writeFile(path.join(dir, "29990101000000_lf", "migration.sql"), sql.replaceAll("\n", "\r\n"));
+    await writeFile(
+      path.join(dir, "29990102000000_crlf", "migration.sql"),
+      `CREATE TABLE "Extra" (id INT);\nSELECT 1;\n`,
+    );
+    await addMigration("29990103000000_next", `ALTER TABLE "Setting" ADD COLUMN "third" TEXT;`);
+    const result = await migrate(scratch.url, { dir });
+    expect(result.applied).toEqual(["29990103000000_next"]);
+    const after = Object.fromEntries((await rows(scratch.url)).map((r) => [r.migration_name, r.checksum]));
+    expect(after["29990101000000_lf"]).toBe(recorded["29990101000000_lf"]);
+    expect(after["29990102000000_crlf"]).toBe(recorded["29990102000000_crlf"]);
+
+    // a real change is still refused, whatever its line endings
+    await writeFile(
+      path.join(dir, "29990101000000_lf", "migration.sql"),
+      `${sql.replaceAll("\n", "\r\n")}-- edited\r\n`,
+    );
+    await expect(migrate(scratch.url, { dir })).rejects.toThrow(
+      /29990101000000_lf was changed after it was applied/,
+    );
   });
 
   it("rolls back a failing migration completely and records nothing for it", async () => {

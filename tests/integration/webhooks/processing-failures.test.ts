@@ -64,6 +64,27 @@ describe("a delivery whose outcome cannot be recorded", () => {
   });
 });
 
+describe("a worker that is stopping", () => {
+  it("finishes the delivery it is deciding and gives back the rest of its batch", async () => {
+    const db = getDb();
+    await db.webhookDelivery.deleteMany();
+    const ops = [1, 2, 3].map(() => snapshot({ id: randomUUID(), status: "success" }));
+    for (const op of ops) await deliverOperation(op);
+    let running = true;
+    const truth = new Map(ops.map((op) => [op.id, op]));
+    const platform = {
+      async getOperation(id: string) {
+        running = false; // SIGTERM arrives during the first read-back
+        return reading(truth).getOperation(id);
+      },
+    };
+    expect(await processPendingWebhooks(platform, 100, () => running)).toBe(1);
+    const rows = await db.webhookDelivery.findMany({ orderBy: { id: "asc" } });
+    expect(rows.map((r) => r.outcome)).toEqual(["applied", "received", "received"]);
+    for (const row of rows.slice(1)) expect(row).toMatchObject({ claimedUntil: null, processingAttempts: 0 });
+  });
+});
+
 describe("a delivery whose processing never finishes", () => {
   /** The only waiting delivery, of a final operation, already claimed `attempts` times. */
   async function claimedBefore(attempts: number) {

@@ -1,0 +1,72 @@
+// SIGTERM to the web server: readiness turns 503 at once, but the listener stays open for
+// SHUTDOWN_GRACE_MS, so a load balancer's probe sees the 503 before connections are refused, and every
+// answer in that time closes its connection (`Connection: close`), so a pooled keep-alive connection is
+// closed by the client after an answer instead of reset under a request (nginx does not retry a sent
+// POST: a webhook then got 502). Until this fix the listener closed in the same instant readiness
+// turned 503 and idle pooled connections were cut.
+import { Agent } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../../../scripts/lib/embedded-postgres";
+import { get, startServer, waitFor, waitUntilReady, type ServerProcess } from "../../support/server-process";
+
+let server: ServerProcess | undefined;
+afterEach(() => {
+  if (server?.child.exitCode === null) server.child.kill("SIGKILL");
+  server = undefined;
+});
+
+async function start(graceMs: string) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  server = startServer(["--webhooks-only", "--port", String(port), "--hostname", "127.0.0.1"], {
+    SHUTDOWN_GRACE_MS: graceMs,
+  });
+  await waitUntilReady(server, origin);
+  return { server, origin };
+}
+
+describe("web server on SIGTERM", () => {
+  it("keeps listening through the grace with readiness 503, closing each pooled connection after its answer", async () => {
+    // a grace far longer than the test needs: a second signal ends it
+    const { server, origin } = await start("60000");
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const before = await get(`${origin}/api/health/live`, agent);
+      expect([before.status, before.reusedSocket, before.headers.connection]).toEqual([
+        200,
+        false,
+        "keep-alive",
+      ]);
+
+      server.child.kill("SIGTERM");
+      // a new connection still gets in, and is told the process is going (a refused connection fails here)
+      await waitFor(
+        server,
+        "readiness 503",
+        async () => (await get(`${origin}/api/health/ready`)).status === 503,
+      );
+      const ready = await get(`${origin}/api/health/ready`);
+      expect(JSON.parse(ready.body)).toEqual({ status: "fail", reason: "shutting down" });
+      expect(ready.headers.connection).toBe("close");
+
+      // the connection pooled before the signal: answered on the same socket, then closed by agreement
+      const pooled = await get(`${origin}/api/health/live`, agent);
+      expect([pooled.status, pooled.reusedSocket, pooled.headers.connection]).toEqual([200, true, "close"]);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      agent.destroy();
+    }
+
+    // a second signal ends the grace: the listener closes and the process exits cleanly
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.output().stdout).toMatch(/SIGTERM: readiness 503; closing the listener in 60000 ms/);
+  }, 120_000);
+
+  it("with SHUTDOWN_GRACE_MS=0 closes the listener at once and exits", async () => {
+    const { server } = await start("0");
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.output().stderr).toBe("");
+  }, 120_000);
+});
