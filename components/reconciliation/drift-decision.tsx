@@ -5,8 +5,19 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { decideDriftAction } from "@/lib/actions/reconcile";
 
-/** Acknowledge (open items) or resolve (open or acknowledged) with a note. */
-export function DriftDecision({ id, state }: { id: string; state: "open" | "acknowledged" }) {
+/**
+ * Acknowledge (open items) or resolve (open or acknowledged) with a note. A balance difference sends the
+ * amount shown (`amount`): the decision is refused if the balance proof has added to it since.
+ */
+export function DriftDecision({
+  id,
+  state,
+  amount,
+}: {
+  id: string;
+  state: "open" | "acknowledged";
+  amount?: string;
+}) {
   const t = useTranslations("reconciliation.decision");
   const router = useRouter();
   const [note, setNote] = useState("");
@@ -16,7 +27,7 @@ export function DriftDecision({ id, state }: { id: string; state: "open" | "ackn
   const errorId = `${noteId}-error`;
   const decide = (decision: "acknowledge" | "resolve") =>
     startTransition(async () => {
-      const r = await decideDriftAction({ id, decision, note });
+      const r = await decideDriftAction({ id, decision, note, amount });
       if (r.ok) {
         setError(null);
         router.refresh();

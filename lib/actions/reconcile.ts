@@ -15,6 +15,11 @@ const driftInput = z
       .min(3, "reconciliation.decision.noteTooShort")
       .max(2000, "reconciliation.decision.noteTooLong")
       .superRefine(safeText("note")),
+    // A balance difference's amount as the page showed it: the decision is refused if it has changed since.
+    amount: z
+      .string({ error: "reconciliation.decision.notAnAmount" })
+      .regex(/^-?\d{1,20}(\.\d{1,4})?$/, "reconciliation.decision.notAnAmount")
+      .optional(),
   })
   .strict();
 
@@ -26,7 +31,8 @@ const runInput = z
 export const decideDriftAction = authorizedAction(
   "reconciliation.resolve",
   driftInput,
-  async (input, { actor }) => decideDrift(actor, input.id, input.decision, input.note),
+  async (input, { actor }) =>
+    decideDrift(actor, input.id, input.decision, input.note, { amount: input.amount }),
 );
 
 /** Queues an incremental or full reconciliation now (reconciliation.run); audited. */

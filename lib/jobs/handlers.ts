@@ -6,7 +6,7 @@ import { getLog } from "@/lib/log";
 import { resolvePendingIntent } from "@/lib/operations/mirror/create-once";
 import { flagStuckOperations } from "@/lib/operations/mirror/stuck";
 import type { PlatformClient } from "@/lib/platform/client";
-import { runReconciliation } from "@/lib/reconcile/run";
+import { FULL_RUN_WAITS_MS, runReconciliation } from "@/lib/reconcile/run";
 import { yieldToWebhooks } from "@/lib/reconcile/yield";
 import { pruneExpiredRecords } from "@/lib/retention/prune";
 import { runSubmissionJob } from "@/lib/payouts/hand-off";
@@ -25,7 +25,16 @@ export function jobHandlers(
   return {
     reconcileIncremental: () =>
       runReconciliation({ kind: "incremental", platform, yieldTo: yieldToWebhooks, stopping }),
-    reconcileFull: () => runReconciliation({ kind: "full", platform, yieldTo: yieldToWebhooks, stopping }),
+    // A full run is queued on purpose (nightly, or "Run full now"): it waits for an incremental run under
+    // way rather than being skipped; an incremental one steps aside (the next, 5 minutes on, repeats it).
+    reconcileFull: () =>
+      runReconciliation({
+        kind: "full",
+        platform,
+        yieldTo: yieldToWebhooks,
+        stopping,
+        waitForRunnerMs: FULL_RUN_WAITS_MS,
+      }),
     balanceSnapshot: () => getBalanceCached(platform),
     ledgerUpkeep: () => runLedgerUpkeep(),
     stuckOperations: async () =>

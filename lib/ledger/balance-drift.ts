@@ -26,7 +26,11 @@ export async function lockBalanceProof(tx: Prisma.TransactionClient): Promise<vo
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(7370011)`;
 }
 
-/** Books an unexplained part of the platform's balance under the currency's open item; opens one if none. */
+/**
+ * Books an unexplained part of the platform's balance under the currency's open item; opens one if none.
+ * Call it under lockBalanceProof. The item is added to only while it is still unresolved: one resolved
+ * since it was read (by a path that does not take the lock) is left as it was, and a new item is opened.
+ */
 export async function bookUnexplainedDifference(
   tx: Prisma.TransactionClient,
   movement: { windowFrom: Date | null; windowTo: Date; amount: Decimal; currency: string },
@@ -35,23 +39,26 @@ export async function bookUnexplainedDifference(
   const open = await tx.driftItem.findFirst({
     where: { kind: "balanceDifference", currency: movement.currency, state: { in: [...UNRESOLVED] } },
     orderBy: { createdAt: "asc" },
-    select: { id: true, amount: true },
+    select: { id: true },
   });
-  const item = open
-    ? await tx.driftItem.update({
-        where: { id: open.id },
-        data: { amount: new Decimal(open.amount?.toFixed() ?? 0).plus(movement.amount).toFixed(4) },
+  const [added] = open
+    ? await tx.driftItem.updateManyAndReturn({
+        where: { id: open.id, state: { in: [...UNRESOLVED] } },
+        data: { amount: { increment: movement.amount.toFixed(4) } },
         select: { id: true, amount: true },
       })
-    : await tx.driftItem.create({
-        data: {
-          kind: "balanceDifference",
-          currency: movement.currency,
-          amount: movement.amount.toFixed(4),
-          differsSince: movement.windowTo,
-        },
-        select: { id: true, amount: true },
-      });
+    : [];
+  const item =
+    added ??
+    (await tx.driftItem.create({
+      data: {
+        kind: "balanceDifference",
+        currency: movement.currency,
+        amount: movement.amount.toFixed(4),
+        differsSince: movement.windowTo,
+      },
+      select: { id: true, amount: true },
+    }));
   await tx.outsideMovement.create({
     data: {
       windowFrom: movement.windowFrom,

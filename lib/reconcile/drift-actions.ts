@@ -3,6 +3,8 @@ import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { translatorFor } from "@/lib/auth/translator";
 import type { DriftState } from "@/lib/generated/prisma/enums";
+import { lockBalanceProof } from "@/lib/ledger/balance-drift";
+import { Decimal } from "@/lib/money/decimal";
 
 export type DriftDecision = "acknowledge" | "resolve";
 
@@ -16,20 +18,49 @@ const allowedFrom: Record<DriftDecision, DriftState[]> = {
   resolve: ["open", "acknowledged"],
 };
 
-/** Moves a drift item on with a note; audited with state and note before and after. */
+/**
+ * Moves a drift item on with a note; audited with state and note before and after (and, for a balance
+ * difference, its amount and currency).
+ *
+ * A balance difference is decided under the balance proof's lock (lib/ledger/balance-drift.ts), and only
+ * for the amount the person saw (`seen.amount`, the page's): a movement the proof booked under the item
+ * since the page was shown refuses the decision (reload and look again) instead of being resolved unseen.
+ */
 export async function decideDrift(
   actor: Actor,
   id: string,
   decision: DriftDecision,
   note: string,
+  seen: { amount?: string } = {},
 ): Promise<DriftChangeResult> {
   const next: DriftState = decision === "acknowledge" ? "acknowledged" : "resolved";
   const t = await translatorFor("reconciliation");
+  // A decision on a balance difference may wait for the proof to finish settling (lib/db.ts: 30 s at most).
   return getDb().$transaction(async (tx) => {
-    const item = await tx.driftItem.findUnique({ where: { id }, select: { state: true, note: true } });
+    const read = () =>
+      tx.driftItem.findUnique({
+        where: { id },
+        select: { kind: true, state: true, note: true, amount: true, currency: true },
+      });
+    let item = await read();
+    if (item?.kind === "balanceDifference") {
+      await lockBalanceProof(tx);
+      item = await read();
+    }
     if (!item) return { ok: false, code: "not_found", message: t("decision.noSuchItem") };
     if (!allowedFrom[decision].includes(item.state)) {
-      return { ok: false, code: "not_allowed", message: t("decision.alreadyDecided", { state: item.state }) };
+      return {
+        ok: false,
+        code: "not_allowed",
+        message: t("decision.alreadyDecided", { state: item.state }),
+      };
+    }
+    const balance =
+      item.kind === "balanceDifference"
+        ? { amount: (item.amount ?? new Decimal(0)).toFixed(4), currency: item.currency }
+        : null;
+    if (balance && (seen.amount === undefined || !new Decimal(seen.amount).equals(balance.amount))) {
+      return { ok: false, code: "not_allowed", message: t("decision.changedMeanwhile") };
     }
     const updated = await tx.driftItem.updateMany({
       where: { id, state: item.state },
@@ -46,8 +77,8 @@ export async function decideDrift(
       action: `drift.${decision}`,
       targetType: "driftItem",
       targetId: id,
-      before: { state: item.state, note: item.note },
-      after: { state: next, note },
+      before: { state: item.state, note: item.note, ...balance },
+      after: { state: next, note, ...balance },
     });
     return { ok: true, id, state: next };
   });

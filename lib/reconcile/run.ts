@@ -1,4 +1,5 @@
 import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
 import { getDb } from "@/lib/db";
 import { withSessionAdvisoryLock } from "@/lib/db-session-lock";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -8,13 +9,21 @@ import { applySnapshotsBatch, type BatchItemResult } from "@/lib/operations/mirr
 import { SKEW_MS } from "@/lib/operations/mirror/apply-snapshot";
 import type { PlatformClient } from "@/lib/platform/client";
 import type { UnreadableOperation } from "@/lib/platform/schemas";
-import { findDrift } from "@/lib/reconcile/drift";
+import { findDrift, type DriftFinding } from "@/lib/reconcile/drift";
 import { readOpenOperations } from "@/lib/reconcile/open-operations";
 import type { StopNote } from "@/lib/reconcile/run-notes";
 import { walkOperations, type WalkedPage } from "@/lib/reconcile/walk";
 import { storableJson } from "@/lib/storable-text";
 
 const RUNNER_LOCK = 7_370_001;
+/**
+ * How long a queued full run waits at most for the runner (held by an incremental run: seconds, every 5
+ * minutes; the nightly full at 03:17 falls between two): well inside the full job's expiry (3 h,
+ * lib/queue/queues.ts), so the run itself still has hours.
+ */
+export const FULL_RUN_WAITS_MS = 30 * 60_000;
+// How often a waiting run tries the runner again (a connection of its own each time).
+const RUNNER_RETRY_MS = 1_000;
 
 export type ReconcileOptions = {
   kind: ReconciliationKind;
@@ -33,6 +42,12 @@ export type ReconcileOptions = {
   yieldTo?: () => Promise<number>;
   /** Aborted when the worker stops: the run no longer waits out a platform outage (walkOperations). */
   stopping?: AbortSignal;
+  /**
+   * While another run holds the runner, wait up to this long for it (a queued full run: it must not be
+   * lost), then fail; without it the run steps aside at once (`skipped`: an incremental run, which the
+   * run under way covers and the next schedule repeats).
+   */
+  waitForRunnerMs?: number;
 };
 
 export type ReconcileResult =
@@ -65,14 +80,29 @@ async function incrementalLowerBound(overlapMinutes: number): Promise<Date | nul
   return new Date(last.watermark.getTime() - overlapMinutes * 60_000);
 }
 
+/**
+ * One runner across all instances. A run that waits for it and cannot have it (the worker stops, or the
+ * wait runs out) throws: its pg-boss job fails and is retried (the queue's retryLimit), never dropped.
+ */
 export async function runReconciliation(options: ReconcileOptions): Promise<ReconcileResult> {
-  // One runner across all instances.
-  const result = await withSessionAdvisoryLock(
-    RUNNER_LOCK,
-    { wait: false, purpose: "reconciliation runner" },
-    () => reconcile(options),
-  );
-  return result ?? { status: "skipped", reason: "another reconciliation is running" };
+  const waitUntil = Date.now() + (options.waitForRunnerMs ?? 0);
+  for (;;) {
+    const result = await withSessionAdvisoryLock(
+      RUNNER_LOCK,
+      { wait: false, purpose: "reconciliation runner" },
+      () => reconcile(options),
+    );
+    if (result) return result;
+    if (options.waitForRunnerMs === undefined)
+      return { status: "skipped", reason: "another reconciliation is running" };
+    if (Date.now() >= waitUntil)
+      throw new Error(
+        `another reconciliation held the runner for ${options.waitForRunnerMs} ms: the ${options.kind} run is retried`,
+      );
+    await sleep(RUNNER_RETRY_MS, undefined, { signal: options.stopping }).catch(() => undefined);
+    if (options.stopping?.aborted)
+      throw new Error(`the worker stopped while a ${options.kind} reconciliation waited for the runner`);
+  }
 }
 
 async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
@@ -112,29 +142,22 @@ async function reconcile(options: ReconcileOptions): Promise<ReconcileResult> {
         return false;
       },
     });
+    // Two pages are stored at once: a count is awaited first and then added (`drift += await ...` would
+    // add to the value read before the wait, losing the other page's items).
     const recordResults = async (results: BatchItemResult[], sourceRef: string | null) => {
       const findings = findDrift(results, { graceCutoff, mirrorWasReconciled });
-      if (findings.length > 0) {
-        const storedAt = new Date();
-        await db.driftItem.createMany({
-          data: findings.map(({ repaired, ...f }) => ({
-            ...f,
-            runId: run.id,
-            mirrorValue: (f.mirrorValue ?? undefined) as Prisma.InputJsonValue | undefined,
-            platformValue: f.platformValue as Prisma.InputJsonValue,
-            sourceRef,
-            repairedAt: repaired ? storedAt : null,
-          })),
-        });
-      }
-      drift += findings.length;
+      const recorded = await recordFindings(run.id, findings, sourceRef);
+      drift += recorded;
       counters.operationsSeen += results.length;
       counters.inserted += results.filter((r) => r.outcome === "inserted").length;
       counters.updated += results.filter((r) => r.outcome === "updated").length;
     };
     const storePage = async (page: WalkedPage) => {
       await recordResults(await writePage(page), page.traceID);
-      if (page.unreadable.length > 0) drift += await recordUnreadable(run.id, page.unreadable, page.traceID);
+      if (page.unreadable.length > 0) {
+        const recorded = await recordUnreadable(run.id, page.unreadable, page.traceID);
+        drift += recorded;
+      }
       counters.pages += 1;
       if (options.kind === "full") {
         for (const op of page.operations) seen.push(op.id);
@@ -217,6 +240,33 @@ async function writePage(page: WalkedPage) {
   }
 }
 
+/**
+ * A page's findings as drift items, in one statement. A finding the run did not repair (a final status
+ * the platform disputes: a person decides) is found again by every run that reads the operation: it is
+ * not recorded again while an item not resolved yet holds the same disagreement (the operation, kind,
+ * fields and both sides' values), whose sourceRef keeps the first read that showed it. A repaired finding
+ * is always recorded: each is a change the run made to the mirror. Text PostgreSQL cannot store is kept
+ * as U+FFFD.
+ */
+async function recordFindings(runId: string, findings: DriftFinding[], sourceRef: string | null) {
+  if (findings.length === 0) return 0;
+  const storedAt = new Date();
+  const rows = findings.map(({ repaired, ...f }) => ({ ...f, repairedAt: repaired ? storedAt : null }));
+  return getDb().$executeRaw`
+    INSERT INTO "DriftItem"
+      (id, "runId", "operationId", kind, fields, "mirrorValue", "platformValue", "sourceRef", "repairedAt")
+    SELECT gen_random_uuid(), ${runId}::uuid, u."operationId", u.kind, u.fields, u."mirrorValue",
+           u."platformValue", ${sourceRef}, u."repairedAt"
+    FROM jsonb_to_recordset(${storableJson(rows)}::jsonb) AS u("operationId" uuid, kind "DriftKind",
+           fields text[], "mirrorValue" jsonb, "platformValue" jsonb, "repairedAt" timestamptz)
+    WHERE u."repairedAt" IS NOT NULL OR NOT EXISTS (
+      SELECT 1 FROM "DriftItem" d
+      WHERE d."operationId" = u."operationId" AND d.kind = u.kind AND d.state <> 'resolved'
+        AND d."repairedAt" IS NULL AND d.fields = u.fields
+        AND d."mirrorValue" IS NOT DISTINCT FROM u."mirrorValue"
+        AND d."platformValue" IS NOT DISTINCT FROM u."platformValue")`;
+}
+
 /** After a full walk: mirrored operations the platform's list no longer has. */
 async function recordMissingOnPlatform(runId: string, seen: string[], graceCutoff: Date): Promise<number> {
   return recordMissing(
@@ -266,11 +316,15 @@ async function recordMissingById(runId: string, ids: string[]): Promise<number> 
   return ids.length === 0 ? 0 : recordMissing(runId, Prisma.sql`o.id = ANY(${ids}::uuid[])`);
 }
 
+/** Operations the platform does not have; one already recorded and not resolved yet is not recorded again. */
 async function recordMissing(runId: string, where: Prisma.Sql): Promise<number> {
   return getDb().$executeRaw`
     INSERT INTO "DriftItem" (id, "runId", "operationId", kind, "mirrorValue")
     SELECT gen_random_uuid(), ${runId}::uuid, o.id, 'missingOnPlatform',
            jsonb_build_object('status', o.status, 'amount', o.amount::text, 'dateAdded', o."dateAdded")
     FROM "Operation" o
-    WHERE ${where}`;
+    WHERE ${where}
+      AND NOT EXISTS (
+        SELECT 1 FROM "DriftItem" d
+        WHERE d."operationId" = o.id AND d.kind = 'missingOnPlatform' AND d.state <> 'resolved')`;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import { retentionCutoffs, retentionPeriods } from "@/lib/settings/retention-periods";
 import { getSettings, type Settings } from "@/lib/settings/settings";
 
 /**
@@ -9,6 +10,8 @@ import { getSettings, type Settings } from "@/lib/settings/settings";
  *   - a webhook not processed yet (still in the inbox);
  *   - rows of an operation with a drift item not resolved yet (open or acknowledged: the evidence of the
  *     disagreement while someone looks into it);
+ *   - the call a drift item not resolved yet names as its source (`sourceRef`, the traceID of the list
+ *     page that carried the platform's values: for an item that did not decode, its only evidence);
  *   - rows of a pay-out (its operation, its idTransactionMerchant, its last traceID);
  *   - rows an audit entry points at (the row itself, or the operation the entry is about, by its id or,
  *     for a creation refused or lost before the operation had an id, by its idTransactionMerchant).
@@ -23,10 +26,11 @@ import { getSettings, type Settings } from "@/lib/settings/settings";
  * unresolved drift item or an audit entry points at, kept for ever), which would first have to be moved out.
  */
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 export const RETENTION_BATCH_SIZE = 5_000;
-// One run stops after this long; the next run (hourly) carries on where the old rows still are.
-const RUN_BUDGET_MS = 4 * 60 * 1000;
+// Each table's sweep stops after this long (4 min a run for the two), and the next run (hourly) carries
+// on where it stopped: the rows kept for ever at the head of a table are not scanned again at every run,
+// and the calls never leave the webhook bodies without time.
+const SWEEP_BUDGET_MS = 2 * 60 * 1000;
 
 const protectedByOperation = (alias: string) => `(
   ${alias}."operationId" IS NOT NULL AND (
@@ -43,6 +47,8 @@ const protectedApiCall = `(
   OR (s."idTransactionMerchant" IS NOT NULL
       AND EXISTS (SELECT 1 FROM "PayoutRequest" p WHERE p."idTransactionMerchant" = s."idTransactionMerchant"))
   OR (s."traceID" IS NOT NULL AND EXISTS (SELECT 1 FROM "PayoutRequest" p WHERE p."lastTraceID" = s."traceID"))
+  OR (s."traceID" IS NOT NULL
+      AND EXISTS (SELECT 1 FROM "DriftItem" d WHERE d."sourceRef" = s."traceID" AND d.state <> 'resolved'))
   OR (s."idTransactionMerchant" IS NOT NULL
       AND EXISTS (SELECT 1 FROM "AuditLog" a WHERE a."targetType" = 'operation' AND a."targetId" = s."idTransactionMerchant"))
   OR EXISTS (SELECT 1 FROM "AuditLog" a WHERE a."targetType" = 'apiCall' AND a."targetId" = s.id::text)
@@ -61,6 +67,8 @@ const refusedWebhook = `s.outcome IN ('rejected', 'malformed', 'disagreement', '
 
 type Sweep = {
   table: "ApiCall" | "WebhookDelivery";
+  /** The Setting row that keeps where the last run's sweep stopped. */
+  cursorKey: string;
   at: "startedAt" | "receivedAt";
   /** Rows that may never go. */
   keep: string;
@@ -69,9 +77,16 @@ type Sweep = {
 };
 
 const sweeps = {
-  apiCalls: { table: "ApiCall", at: "startedAt", keep: protectedApiCall, longer: failedApiCall },
+  apiCalls: {
+    table: "ApiCall",
+    cursorKey: "retentionCursor.apiCalls",
+    at: "startedAt",
+    keep: protectedApiCall,
+    longer: failedApiCall,
+  },
   webhooks: {
     table: "WebhookDelivery",
+    cursorKey: "retentionCursor.webhooks",
     at: "receivedAt",
     keep: `(s.outcome = 'received' OR s."processedAt" IS NULL OR ${protectedWebhook})`,
     longer: refusedWebhook,
@@ -84,21 +99,51 @@ type Cutoffs = { normal: Date; longer: Date };
 export type SweepResult = { scanned: number; deleted: number; batches: number; finished: boolean };
 export type RetentionResult = Record<keyof typeof sweeps, SweepResult>;
 
+/** Where a sweep goes on from: after this row (time and id); the start of the table when none is stored. */
+type Cursor = { at: Date; id: bigint };
+const START: Cursor = { at: new Date(0), id: 0n };
+
+async function readCursor(key: string): Promise<Cursor> {
+  const row = await getDb().setting.findUnique({ where: { key } });
+  const value = row?.value as { at?: unknown; id?: unknown } | undefined;
+  if (typeof value?.at !== "string" || typeof value.id !== "string" || !/^\d+$/.test(value.id)) return START;
+  const at = new Date(value.at);
+  return Number.isNaN(at.getTime()) ? START : { at, id: BigInt(value.id) };
+}
+
+/** Stores where the sweep stopped; a sweep that reached its cutoff starts from the oldest row next time. */
+async function saveCursor(key: string, cursor: Cursor | null): Promise<void> {
+  if (!cursor) {
+    await getDb().setting.deleteMany({ where: { key } });
+    return;
+  }
+  const value = { at: cursor.at.toISOString(), id: cursor.id.toString() };
+  await getDb().setting.upsert({ where: { key }, create: { key, value }, update: { value } });
+}
+
 /**
  * One sweep: batches of `batchSize` rows in time order (keyset on time and id, along the time index), each
  * deleting those past their retention and not protected, up to the shorter retention's cutoff (`normal`).
+ * It starts where the last run's sweep stopped at its budget (rows kept for ever are not scanned again
+ * every run), and from the oldest row once a sweep has reached the cutoff (rows kept until then, their
+ * drift item resolved since, go on that pass).
  */
 async function sweep(
   s: Sweep,
   cutoffs: Cutoffs,
-  options: { batchSize: number; deadline: number },
+  options: { batchSize: number; budgetMs: number },
 ): Promise<SweepResult> {
   const db = getDb();
+  const deadline = Date.now() + options.budgetMs;
   const result: SweepResult = { scanned: 0, deleted: 0, batches: 0, finished: true };
-  let afterAt = new Date(0);
-  let afterId = 0n;
+  const start = await readCursor(s.cursorKey);
+  let afterAt = start.at;
+  let afterId = start.id;
   for (;;) {
-    if (Date.now() > options.deadline) return { ...result, finished: false };
+    if (Date.now() > deadline) {
+      await saveCursor(s.cursorKey, { at: afterAt, id: afterId });
+      return { ...result, finished: false };
+    }
     const [batch] = await db.$queryRawUnsafe<
       { lastAt: Date | null; lastId: bigint | null; scanned: bigint; deleted: bigint }[]
     >(
@@ -124,43 +169,35 @@ async function sweep(
       cutoffs.normal,
       cutoffs.longer,
     );
-    if (!batch || batch.lastAt === null || batch.lastId === null) return result;
+    if (!batch || batch.lastAt === null || batch.lastId === null) break;
     result.batches += 1;
     result.scanned += Number(batch.scanned);
     result.deleted += Number(batch.deleted);
-    if (Number(batch.scanned) < options.batchSize) return result;
+    if (Number(batch.scanned) < options.batchSize) break;
     afterAt = batch.lastAt;
     afterId = batch.lastId;
   }
+  await saveCursor(s.cursorKey, null);
+  return result;
 }
 
-/** Deletes what is past its retention (settings), in batches; the scheduled `retention` job calls it. */
+/**
+ * Deletes what is past its retention (settings), in batches; the scheduled `retention` job calls it.
+ * `budgetMs` is each table's.
+ */
 export async function pruneExpiredRecords(
   options: { now?: Date; batchSize?: number; budgetMs?: number; settings?: Settings } = {},
 ): Promise<RetentionResult> {
-  const now = (options.now ?? new Date()).getTime();
+  const now = options.now ?? new Date();
   const settings = options.settings ?? (await getSettings());
-  const daysAgo = (days: number) => new Date(now - days * DAY_MS);
-  // Saving a setting refuses a shorter period for the longer-kept rows (lib/settings); a pair stored
-  // out of order all the same (by hand in the database) still keeps them as long as the rest.
-  const cutoffs = (normalDays: number, longerDays: number): Cutoffs => ({
-    normal: daysAgo(normalDays),
-    longer: daysAgo(Math.max(normalDays, longerDays)),
-  });
+  const periods = retentionPeriods(settings);
+  // Each sweep has its own budget: the calls never leave the webhook bodies without time.
   const run = {
     batchSize: options.batchSize ?? RETENTION_BATCH_SIZE,
-    deadline: Date.now() + (options.budgetMs ?? RUN_BUDGET_MS),
+    budgetMs: options.budgetMs ?? SWEEP_BUDGET_MS,
   };
   return {
-    apiCalls: await sweep(
-      sweeps.apiCalls,
-      cutoffs(settings.apiCallRetentionDays, settings.failedApiCallRetentionDays),
-      run,
-    ),
-    webhooks: await sweep(
-      sweeps.webhooks,
-      cutoffs(settings.webhookRetentionDays, settings.refusedWebhookRetentionDays),
-      run,
-    ),
+    apiCalls: await sweep(sweeps.apiCalls, retentionCutoffs(periods.apiCalls, now), run),
+    webhooks: await sweep(sweeps.webhooks, retentionCutoffs(periods.webhooks, now), run),
   };
 }

@@ -13,6 +13,7 @@ import { catalogWords, translatorFor } from "@/lib/auth/translator";
 import { parseLocalized } from "@/lib/i18n/validation";
 import { noteLine } from "@/lib/i18n/worded-note";
 import { exactAmount } from "@/lib/statements/exact-amount";
+import { fieldName, keptByMirror, valueLines, type DriftReader } from "@/lib/reconcile/drift-words";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
 import { formatDateTime } from "@/lib/time/zone";
 
@@ -46,6 +47,23 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
     driftCounts(),
   ]);
   const mayDecide = can(user.role, "reconciliation.resolve");
+  const reader: DriftReader = {
+    t: words,
+    amount: (v) => exactAmount(v, locale),
+    when: (iso) => when(iso),
+  };
+  // An item's side as "name: value" lines; an unreadable item's as the platform sent it.
+  const side = (kind: string, value: unknown) => {
+    const lines = kind === "unreadable" ? null : valueLines(reader, value);
+    return lines
+      ? lines.map((line) => (
+          <span key={line} className="block">
+            {line}
+          </span>
+        ))
+      : short(value);
+  };
+  const notRepaired = new Map(drift.rows.map((d) => [d.id, keptByMirror(reader, d)]));
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">{t("title")}</h1>
@@ -94,6 +112,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
 
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">{t("drift.title")}</h2>
+        <p className="text-sm text-zinc-500">{t("drift.resolveChangesNothing")}</p>
         {!parsed.success && (
           <Alert tone="error">{Object.values(parsed.fieldErrors).flat()[0] ?? t("drift.checkFilter")}</Alert>
         )}
@@ -132,9 +151,12 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                   {t(`drift.kinds.${d.kind}`)}
                   {d.fields.length > 0 && (
                     <span className="block text-xs text-zinc-500" data-testid="drift-fields">
-                      {d.fields.join(", ")}
+                      {d.fields.map((f) => fieldName(reader, f)).join(", ")}
                     </span>
                   )}
+                  <span className="block text-xs text-zinc-500" data-testid="drift-explain">
+                    {t(`drift.explain.${d.kind}`)}
+                  </span>
                   {d.reason && (
                     <span
                       className="block break-all font-mono text-xs text-zinc-500"
@@ -167,9 +189,21 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                   // an unreadable list item whose id did not read either
                   <Cell kind="code">—</Cell>
                 )}
-                <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.mirrorValue)}</Cell>
-                <Cell className="max-w-[14rem] break-all font-mono text-xs">{short(d.platformValue)}</Cell>
+                <Cell className="max-w-[14rem] break-all font-mono text-xs">
+                  {side(d.kind, d.mirrorValue)}
+                </Cell>
+                <Cell className="max-w-[14rem] break-all font-mono text-xs">
+                  {side(d.kind, d.platformValue)}
+                </Cell>
                 <Cell className="text-xs">
+                  {notRepaired.get(d.id) && (
+                    <span
+                      className="block text-amber-700 dark:text-amber-400"
+                      data-testid="drift-not-repaired"
+                    >
+                      {notRepaired.get(d.id)}
+                    </span>
+                  )}
                   {d.repairedAt && (
                     <span className="block text-zinc-500" data-testid="drift-repaired">
                       {d.sourceRef
@@ -191,7 +225,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                 </Cell>
                 {mayDecide && d.state !== "resolved" && (
                   <Cell className="min-w-[16rem]">
-                    <DriftDecision id={d.id} state={d.state} />
+                    <DriftDecision id={d.id} state={d.state} amount={d.balance?.amount} />
                   </Cell>
                 )}
               </DataRow>

@@ -3,7 +3,7 @@
 // needs are never deleted, whatever their age. An issued statement needs none of them: it is whole
 // without them.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import type { Settings } from "@/lib/settings/settings";
 import { forgetCachedSettings, getSettings } from "@/lib/settings/settings";
@@ -30,6 +30,7 @@ beforeEach(async () => {
   const db = getDb();
   await db.apiCall.deleteMany();
   await db.webhookDelivery.deleteMany();
+  await db.setting.deleteMany({ where: { key: { startsWith: "retention" } } }); // where a sweep stopped
 });
 
 type CallRow = {
@@ -314,5 +315,87 @@ describe("retention and issued statements", () => {
     expect(Buffer.compare((await issuedFile(id, "csv", renderers.csv))!, csv!)).toBe(0);
     expect(await markSupersededStatements(now)).toBe(0);
     expect(await db.auditLog.count({ where: { action: "statements.issue", targetId: id } })).toBe(1);
+  });
+});
+
+describe("retention and the evidence of a drift item", () => {
+  it("keeps the list-page call an unresolved drift item names by its traceID; a resolved item's call goes", async () => {
+    const db = getDb();
+    const run = await db.reconciliationRun.create({ data: { kind: "full", status: "completed" } });
+    // An item of a page that did not decode has no operation: the page's call is its only evidence.
+    await db.driftItem.createMany({
+      data: [
+        { runId: run.id, kind: "unreadable", sourceRef: "trace-list-open", platformValue: { reason: "x" } },
+        {
+          runId: run.id,
+          operationId: randomUUID(),
+          kind: "statusMismatch",
+          state: "acknowledged",
+          sourceRef: "trace-list-acknowledged",
+        },
+        { runId: run.id, kind: "unreadable", state: "resolved", sourceRef: "trace-list-resolved" },
+      ],
+    });
+    await calls([
+      { tag: "list-open", at: daysAgo(500), traceID: "trace-list-open" },
+      { tag: "list-acknowledged", at: daysAgo(500), traceID: "trace-list-acknowledged" },
+      { tag: "list-resolved", at: daysAgo(500), traceID: "trace-list-resolved" },
+    ]);
+
+    await pruneExpiredRecords({ now, settings });
+    expect(await remainingCalls()).toEqual(["list-open", "list-acknowledged"]);
+  });
+});
+
+describe("retention's progress past the rows it keeps", () => {
+  // Each batch takes one "second" of prune's clock (its own calls to Date.now, nobody else's): a run's
+  // budget buys a known number of batches.
+  const realNow = Date.now.bind(Date);
+  let clock = 0;
+  beforeEach(() => {
+    clock = realNow();
+    vi.spyOn(Date, "now").mockImplementation(() =>
+      new Error().stack?.includes("retention/prune") ? (clock += 1_000) : realNow(),
+    );
+    return () => vi.restoreAllMocks();
+  });
+
+  it("carries on where the last run stopped, instead of rescanning the kept rows at the head every run", async () => {
+    const db = getDb();
+    const kept = Array.from({ length: 15 }, (_, i) => ({ tag: `kept-${i}`, at: daysAgo(400 - i) }));
+    await calls(kept);
+    await db.auditLog.createMany({
+      data: (await db.apiCall.findMany({ select: { id: true } })).map((c) => ({
+        action: "trace.note",
+        targetType: "apiCall",
+        targetId: c.id.toString(),
+      })),
+    });
+    await calls(Array.from({ length: 5 }, (_, i) => ({ tag: `old-${i}`, at: daysAgo(200 - i) })));
+    // Two batches of five a run: the kept head alone takes three.
+    const run = () => pruneExpiredRecords({ now, settings, batchSize: 5, budgetMs: 2_500 });
+    expect((await run()).apiCalls).toMatchObject({ deleted: 0, batches: 2, finished: false });
+    expect((await run()).apiCalls).toMatchObject({ deleted: 5 });
+    expect(await remainingCalls()).toEqual(kept.map((k) => k.tag));
+
+    // A sweep that reached the end starts again from the oldest row (one no longer kept may go now).
+    expect((await run()).apiCalls).toMatchObject({ scanned: 0, finished: true });
+    expect((await run()).apiCalls).toMatchObject({ scanned: 10, finished: false });
+  });
+
+  it("gives the webhook sweep a budget of its own when the call sweep used all of its", async () => {
+    const db = getDb();
+    await calls(Array.from({ length: 20 }, (_, i) => ({ tag: `kept-${i}`, at: daysAgo(400 - i) })));
+    await db.auditLog.createMany({
+      data: (await db.apiCall.findMany({ select: { id: true } })).map((c) => ({
+        action: "trace.note",
+        targetType: "apiCall",
+        targetId: c.id.toString(),
+      })),
+    });
+    await webhook("applied-100d", daysAgo(100), "applied");
+    const result = await pruneExpiredRecords({ now, settings, batchSize: 5, budgetMs: 2_500 });
+    expect(result.apiCalls).toMatchObject({ finished: false });
+    expect(result.webhooks).toMatchObject({ deleted: 1, finished: true });
   });
 });
