@@ -1,4 +1,4 @@
-import type { TraceLookup } from "./lookup";
+import type { MissingRecord, TraceLookup } from "./lookup";
 import { shownCallFields } from "@/lib/operations/detail/operation-detail";
 import { maskNumbersInJson } from "@/lib/recipients/mask";
 
@@ -24,9 +24,20 @@ export function redactSecrets(value: unknown, secrets: readonly string[]): unkno
   return walk(value);
 }
 
+/** Why the looked-up traceID has no call in the bundle, for a reader outside Paydesk. */
+function missingCallRecord(missing: MissingRecord | null) {
+  if (!missing) return null;
+  return missing.reason === "retention"
+    ? { reason: "deletedByRetention", keptDays: missing.keptDays }
+    : { reason: "notStored" };
+}
+
 /**
  * The support bundle for the platform's support team: traceIDs, calls (request and response), the
- * operations and their timeline, webhook deliveries. No staff identities, no token, numbers masked.
+ * operations and their timeline (with the traceID of the read behind each change), webhook deliveries.
+ * No staff identities, no token, numbers masked. A traceID found only in an operation's history or a
+ * drift item is listed all the same, with why its call is missing (deleted by retention after so many
+ * days, or not stored), so the platform is not told there was no call.
  */
 export function buildSupportBundle(
   lookup: TraceLookup,
@@ -38,6 +49,7 @@ export function buildSupportBundle(
       [
         ...lookup.calls.map((c) => c.traceID),
         ...lookup.webhooks.flatMap((w) => [w.traceID, w.readBackTraceID]),
+        lookup.missingRecord ? lookup.query : null,
       ].filter((t): t is string => Boolean(t)),
     ),
   ];
@@ -45,6 +57,7 @@ export function buildSupportBundle(
     generatedAt: now.toISOString(),
     query: lookup.query,
     traceIDs,
+    missingCallRecord: missingCallRecord(lookup.missingRecord),
     calls: lookup.calls.map((c) => ({
       startedAt: c.startedAt,
       ...shownCallFields(c),
@@ -64,7 +77,12 @@ export function buildSupportBundle(
       currency: o.currency,
       amountInCurrencyBalance: o.amountInCurrencyBalance,
       exchangeRate: o.exchangeRate,
-      statusHistory: o.timeline.map((t) => ({ status: t.status, at: t.at, source: t.source })),
+      statusHistory: o.timeline.map((t) => ({
+        status: t.status,
+        at: t.at,
+        source: t.source,
+        sourceRef: t.sourceRef,
+      })),
     })),
     webhooks: lookup.webhooks.map((w) => ({
       receivedAt: w.receivedAt,

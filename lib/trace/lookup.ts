@@ -12,14 +12,18 @@ import {
   type OperationDetail,
   type WebhookItem,
 } from "@/lib/operations/detail/operation-detail";
+import { olderThanRetention, retentionPeriods } from "@/lib/settings/retention-periods";
 import { buildTimeline } from "@/lib/operations/detail/timeline";
 import type { Locale } from "@/lib/i18n/locales";
 import { messagesFor } from "@/lib/i18n/messages";
 import { parseLocalized } from "@/lib/i18n/validation";
+import { getSettings } from "@/lib/settings/settings";
 import { isUuid } from "@/lib/uuid";
 import { isUsableFilterText } from "@/lib/validation/text";
 
 const LIMIT = 100;
+/** How a status change a webhook carried names its delivery in `sourceRef`. */
+const WEBHOOK_REF = "webhook:";
 
 const traceQuerySchema = z
   .string()
@@ -78,11 +82,24 @@ export type TraceLookup = {
   calls: TraceCall[];
   webhooks: WebhookItem[];
   operations: TraceOperation[];
+  /**
+   * A traceID an operation's status history or a drift item names (their `sourceRef`) with no call
+   * record and no webhook delivery holding it: "retention" when the naming record is older than the
+   * call records' retention (`keptDays`), so the record was deleted; "notStored" otherwise. Null when a
+   * record was found, or the text was not found as such a traceID.
+   */
+  missingRecord: MissingRecord | null;
 };
 
+export type MissingRecord = { reason: "retention"; keptDays: number } | { reason: "notStored" };
+
 /**
- * Support's lookup: a traceID (of an API call or a webhook), an operation id or an idTransactionMerchant
- * gives the calls with who made them, the webhook deliveries, and the operations with their timeline.
+ * Support's lookup: a traceID (of an API call, a webhook, or named by an operation's status history or
+ * a drift item), an operation id or an idTransactionMerchant gives the calls with who made them, the
+ * webhook deliveries, and the operations with their timeline. Every reading of the text is an equality
+ * probe of an index (ApiCall.traceID, WebhookDelivery.traceID and readBackTraceID, Operation.id and
+ * idTransactionMerchant, and OperationStatusChange.sourceRef and DriftItem.sourceRef, which need
+ * `@@index([sourceRef])` on both models: without it each lookup scans those two tables).
  */
 export async function lookupTrace(query: string, now = new Date()): Promise<TraceLookup> {
   const q = query.trim();
@@ -91,32 +108,58 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
 
   // Every reading of the text is asked at once (one round trip's wait, not five in a row): each is an
   // index probe, and which one counts is decided below in the same order as before.
-  const [tracedCalls, tracedWebhooks, byId, opByMerchant, callByMerchant] = await Promise.all([
-    db.apiCall.findMany({
-      where: { traceID: { in: variants } },
-      select: { id: true, operationId: true, idTransactionMerchant: true },
-      take: LIMIT,
-    }),
-    db.webhookDelivery.findMany({
-      where: { OR: [{ traceID: { in: variants } }, { readBackTraceID: { in: variants } }] },
-      select: { id: true, operationId: true },
-      take: LIMIT,
-    }),
-    isUuid(q) ? db.operation.findUnique({ where: { id: q.toLowerCase() }, select: { id: true } }) : null,
-    db.operation.findFirst({ where: { idTransactionMerchant: q }, select: { id: true } }),
-    db.apiCall.findFirst({ where: { idTransactionMerchant: q }, select: { id: true } }),
-  ]);
+  const [tracedCalls, tracedWebhooks, tracedChanges, tracedDrift, byId, opByMerchant, callByMerchant] =
+    await Promise.all([
+      db.apiCall.findMany({
+        where: { traceID: { in: variants } },
+        select: { id: true, operationId: true, idTransactionMerchant: true },
+        take: LIMIT,
+      }),
+      db.webhookDelivery.findMany({
+        where: { OR: [{ traceID: { in: variants } }, { readBackTraceID: { in: variants } }] },
+        select: { id: true, operationId: true },
+        take: LIMIT,
+      }),
+      // The reads an operation's status changes and the drift items name: they outlive the call records
+      // retention deletes, and a list read's call names no operation of its own.
+      db.operationStatusChange.findMany({
+        where: { sourceRef: { in: variants } },
+        select: { operationId: true, recordedAt: true },
+        orderBy: { recordedAt: "asc" },
+        take: LIMIT,
+      }),
+      db.driftItem.findMany({
+        where: { sourceRef: { in: variants } },
+        select: { operationId: true, createdAt: true },
+        orderBy: { createdAt: "asc" },
+        take: LIMIT,
+      }),
+      isUuid(q) ? db.operation.findUnique({ where: { id: q.toLowerCase() }, select: { id: true } }) : null,
+      db.operation.findFirst({ where: { idTransactionMerchant: q }, select: { id: true } }),
+      db.apiCall.findFirst({ where: { idTransactionMerchant: q }, select: { id: true } }),
+    ]);
 
   let matchedBy: TraceLookup["matchedBy"] = null;
   let operationFilter: { id?: { in: string[] }; idTransactionMerchant?: string } | null = null;
   let callIds = tracedCalls.map((c) => c.id);
   let webhookIds = tracedWebhooks.map((w) => w.id);
+  let missingRecord: MissingRecord | null = null;
 
-  if (callIds.length || webhookIds.length) {
+  if (callIds.length || webhookIds.length || tracedChanges.length || tracedDrift.length) {
     matchedBy = "traceID";
     const ids = new Set<string>();
     for (const c of tracedCalls) if (c.operationId) ids.add(c.operationId);
     for (const w of tracedWebhooks) if (w.operationId) ids.add(w.operationId);
+    for (const c of tracedChanges) ids.add(c.operationId);
+    for (const d of tracedDrift) if (d.operationId) ids.add(d.operationId);
+    // A status change a webhook carried names its delivery ("webhook:<id>", lib/webhooks/process.ts),
+    // not a platform call: no call record is missing for it.
+    if (!callIds.length && !webhookIds.length && !q.startsWith(WEBHOOK_REF)) {
+      missingRecord = await whyNoRecord(
+        [...tracedChanges.map((c) => c.recordedAt), ...tracedDrift.map((d) => d.createdAt)],
+        now,
+      );
+    }
     const merchantIds = tracedCalls
       .map((c) => c.idTransactionMerchant)
       .filter((m): m is string => m !== null);
@@ -187,6 +230,7 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
   return {
     query: q,
     matchedBy,
+    missingRecord,
     calls: calls.map((c) => ({
       ...presentApiCall(c),
       actor: c.actor ? { email: c.actor.email, role: c.actor.role } : null,
@@ -210,4 +254,17 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
       timeline: buildTimeline(o.dateAdded, o.history, now),
     })),
   };
+}
+
+/**
+ * Why a traceID named by a status change or a drift item (at the given times) has no call record: the
+ * read that carried it succeeded (it changed a status or brought the platform's values), so its record
+ * was kept for the call records' normal retention; named before that cutoff, retention deleted it.
+ */
+async function whyNoRecord(namedAt: Date[], now: Date): Promise<MissingRecord> {
+  const period = retentionPeriods(await getSettings()).apiCalls;
+  const first = Math.min(...namedAt.map((d) => d.getTime()));
+  return olderThanRetention(new Date(first), period, now)
+    ? { reason: "retention", keptDays: period.days }
+    : { reason: "notStored" };
 }

@@ -14,6 +14,9 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("title") };
 }
 
+/** How many operations are shown below a note, as its sentence's select argument. */
+const operationsCount = (n: number) => (n === 0 ? "none" : n === 1 ? "one" : "other");
+
 export default async function TracePage({
   searchParams,
 }: {
@@ -52,6 +55,20 @@ export default async function TracePage({
       {lookup && lookup.matchedBy !== null && (
         <>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("foundBy", { by: lookup.matchedBy })}</p>
+          {lookup.missingRecord && (
+            <p
+              role="status"
+              data-testid="trace-missing-record"
+              className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+            >
+              {lookup.missingRecord.reason === "retention"
+                ? t("recordDeleted", {
+                    days: lookup.missingRecord.keptDays,
+                    operations: operationsCount(lookup.operations.length),
+                  })
+                : t("recordNotStored", { operations: operationsCount(lookup.operations.length) })}
+            </p>
+          )}
           <CopyBundleButton
             bundle={buildSupportBundle(lookup, [getEnv().PLATFORM_TOKEN, getEnv().AUTH_SECRET])}
           />

@@ -6,6 +6,8 @@ import { effectiveAmountRandomized } from "@/lib/platform/amounts";
 import type { OperationType } from "@/lib/platform/schemas";
 import { getBalanceCurrency } from "@/lib/operations/balance-currency";
 import { maskNumber, maskNumbersInJson } from "@/lib/recipients/mask";
+import { getSettings } from "@/lib/settings/settings";
+import { olderThanRetention, retentionPeriods, type RetentionPeriod } from "@/lib/settings/retention-periods";
 import { buildTimeline, type TimelineEntry } from "./timeline";
 
 const text = (d: { toFixed(): string } | null) => (d === null ? null : d.toFixed());
@@ -42,9 +44,18 @@ export type OperationDetail = {
   timeline: TimelineEntry[];
   webhooks: WebhookItem[];
   apiCalls: ApiCallItem[];
+  /** How long retention keeps the webhooks and API calls listed, and whether some may be gone. */
+  retention: { apiCalls: RetentionNote; webhooks: RetentionNote };
   /** The last snapshot as received, recipient numbers masked. */
   raw: unknown;
 };
+
+/**
+ * A record kind's retention as the operation page states it: `mayBeIncomplete` when the operation is
+ * older than `days` (its dateAdded, when it was first seen, or its oldest status change), so records of
+ * it may have been deleted and an empty list does not mean there were none.
+ */
+export type RetentionNote = RetentionPeriod & { mayBeIncomplete: boolean };
 
 export type WebhookItem = {
   id: string;
@@ -135,7 +146,7 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     },
   });
   if (!op) return null;
-  const [webhooks, apiCalls, balanceCurrency] = await Promise.all([
+  const [webhooks, apiCalls, balanceCurrency, settings] = await Promise.all([
     db.webhookDelivery.findMany({
       where: { operationId: id },
       orderBy: { receivedAt: "asc" },
@@ -149,7 +160,21 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
       take: 500,
     }),
     getBalanceCurrency(),
+    getSettings(),
   ]);
+  // The earliest moment anything about the operation can have been recorded (history is in time order).
+  const since = new Date(
+    Math.min(
+      op.dateAdded.getTime(),
+      op.firstSeenAt.getTime(),
+      op.history[0]?.recordedAt.getTime() ?? Infinity,
+    ),
+  );
+  const periods = retentionPeriods(settings);
+  const note = (period: RetentionPeriod): RetentionNote => ({
+    ...period,
+    mayBeIncomplete: olderThanRetention(since, period, now),
+  });
   const number = op.detailsNumber ?? op.payoutRequest?.recipientNumber ?? null;
   return {
     id: op.id,
@@ -187,6 +212,7 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     timeline: buildTimeline(op.dateAdded, op.history, now),
     webhooks: webhooks.map(presentWebhook),
     apiCalls: apiCalls.map((c) => ({ ...presentApiCall(c), actorEmail: c.actor?.email ?? null })),
+    retention: { apiCalls: note(periods.apiCalls), webhooks: note(periods.webhooks) },
     raw: maskNumbersInJson(op.raw),
   };
 }

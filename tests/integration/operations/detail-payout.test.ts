@@ -296,6 +296,11 @@ describe("a pay-out's detail", () => {
           actorEmail: null,
         },
       ],
+      // retention at its defaults; the operation is 12 minutes old
+      retention: {
+        apiCalls: { days: 90, longerDays: 365, mayBeIncomplete: false },
+        webhooks: { days: 90, longerDays: 365, mayBeIncomplete: false },
+      },
       raw: { id: opId, amount: "2500.5", status: "in_progress", paymentDetailsData: { number: null } },
     });
     expect(JSON.stringify(d)).not.toContain("secret-");

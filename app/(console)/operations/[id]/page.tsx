@@ -137,11 +137,11 @@ export default async function OperationPage({
       </Card>
 
       <Card title={t("webhooks")}>
-        <WebhookDeliveries webhooks={op.webhooks} tz={tz} />
+        <WebhookDeliveries webhooks={op.webhooks} tz={tz} retention={op.retention.webhooks} />
       </Card>
 
       <Card title={t("apiCalls")}>
-        <ApiCalls calls={op.apiCalls} tz={tz} />
+        <ApiCalls calls={op.apiCalls} tz={tz} retention={op.retention.apiCalls} />
       </Card>
 
       <Card title={t("raw")}>
