@@ -68,7 +68,7 @@ function FollowOperation({ operationId, traceID }: { operationId: string; traceI
 }
 
 /** The details of a new pay-in: shown here once, never stored in the browser, never offered for reuse. */
-function DetailsOnce({ result }: { result: PayInResult }) {
+export function DetailsOnce({ result }: { result: PayInResult }) {
   const t = useTranslations("payins.details");
   const methodLabel = useMethodLabel();
   return (
@@ -105,16 +105,31 @@ function DetailsOnce({ result }: { result: PayInResult }) {
               <dd className="font-mono">{result.details.numberAdditional}</dd>
             </>
           )}
+          {result.details.qRcodeImage && (
+            <>
+              <dt className="text-zinc-500">{t("qr")}</dt>
+              <dd>
+                {/* eslint-disable-next-line @next/next/no-img-element -- a server-made data: URL, nothing to optimise */}
+                <img
+                  src={result.details.qRcodeImage}
+                  alt={t("qrAlt")}
+                  width={192}
+                  height={192}
+                  data-testid="details-qr"
+                />
+              </dd>
+            </>
+          )}
         </dl>
       ) : (
-        <p className="text-sm">{t("alreadySent")}</p>
+        <p className="text-sm">{result.alreadySent ? t("alreadySent") : t("noneReceived")}</p>
       )}
       <FollowOperation operationId={result.operationId} traceID={result.traceID} />
     </section>
   );
 }
 
-function LinkShown({ result }: { result: LinkResult }) {
+export function LinkShown({ result }: { result: LinkResult }) {
   const t = useTranslations("payins.link");
   return (
     <section
@@ -142,7 +157,11 @@ function LinkShown({ result }: { result: LinkResult }) {
           )}
         </>
       ) : (
-        <p className="text-sm">{t("noLink")}</p>
+        <p className="text-sm">
+          {result.linkLost && result.operationId
+            ? t("lost", { operationId: result.operationId })
+            : t("noLink")}
+        </p>
       )}
       {result.operationId && <FollowOperation operationId={result.operationId} traceID={result.traceID} />}
     </section>

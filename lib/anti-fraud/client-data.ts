@@ -122,14 +122,28 @@ function ipv6Groups(ip: string): number[] | null {
   return groups.map((g) => Number.parseInt(g, 16));
 }
 
+/**
+ * The IPv4 address an IPv6 one carries, or null: IPv4-compatible (::a.b.c.d), IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4
+ * (2002:aabb:ccdd::). Such an address reaches the IPv4 host inside it, so it is judged as that host.
+ */
+function embeddedIpv4(groups: number[]): number[] | null {
+  const [g0, g1 = 0, g2 = 0, , g4, g5, g6 = 0, g7 = 0] = groups;
+  const zero = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  const octets = (high: number, low: number) => [high >> 8, high & 255, low >> 8, low & 255];
+  if (zero(0, 4) && ((g4 === 0 && (g5 === 0 || g5 === 0xffff)) || (g4 === 0xffff && g5 === 0)))
+    return octets(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && zero(2, 6)) return octets(g6, g7);
+  if (g0 === 0x2002) return octets(g1, g2);
+  return null;
+}
+
 function ipv6Problem(groups: number[]): IpReason | null {
   const [g0 = 0, g1 = 0] = groups;
   if (groups.every((g) => g === 0)) return "unspecified";
   if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return "loopback";
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
-    const [h6 = 0, h7 = 0] = groups.slice(6);
-    return ipv4Problem([h6 >> 8, h6 & 255, h7 >> 8, h7 & 255]);
-  }
+  const v4 = embeddedIpv4(groups);
+  if (v4) return ipv4Problem(v4);
   if ((g0 & 0xffc0) === 0xfe80) return "linkLocal";
   if ((g0 & 0xfe00) === 0xfc00) return "uniqueLocal";
   if ((g0 & 0xff00) === 0xff00) return "multicast";

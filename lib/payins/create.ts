@@ -24,6 +24,8 @@ export type TransferDetails = {
   number: string | null;
   numberAdditional: string | null;
   qRcode: string | null;
+  /** The QR code the platform sent (text), drawn as an image for the client to scan; null when none. */
+  qRcodeImage: string | null;
 };
 
 export type CreateFailure =
@@ -46,8 +48,10 @@ export type PayInCreated = {
   traceID: string | null;
   amount: string | null;
   currency: string | null;
-  /** Null when this form was already submitted: the details were shown then and are not shown again. */
+  /** Only for the call that received the creation answer; null when none came with it or when sent again. */
   details: TransferDetails | null;
+  /** This form was already submitted: its details (if any) were handed out then and are not again. */
+  alreadySent: boolean;
 };
 
 export type LinkCreated = {
@@ -55,7 +59,10 @@ export type LinkCreated = {
   operationId: string | null;
   traceID: string | null;
   link: string | null;
+  /** Null also when the link holds too much for a QR code: the link is still shown. */
   qr: string | null;
+  /** The platform created it, but the answer carrying the link never arrived (the list has no links). */
+  linkLost: boolean;
 };
 
 /** A refusal or a lost answer in words: what staff can do about it (spec: Errors). */
@@ -65,7 +72,12 @@ async function failureOf(
 ): Promise<CreateFailure> {
   if (outcome.status === "pending") {
     const t = await translatorFor("payins");
-    return { ok: false, code: "pending", message: t("failures.answerLost"), traceID: outcome.traceID };
+    const reason = outcome.reason ?? "answerLost";
+    const message =
+      reason === "stopped"
+        ? t("failures.stopped", { id: creation.request.idTransactionMerchant })
+        : t(`failures.${reason}`);
+    return { ok: false, code: "pending", message, traceID: outcome.traceID };
   }
   const subject: RefusalSubject = creation.kind === "payIn" ? "payin" : "paymentLink";
   if (outcome.refusedBeforeSending) {
@@ -88,6 +100,8 @@ async function failureOf(
       codeError: outcome.codeError,
       message: outcome.message,
       traceID: outcome.traceID,
+      kind: outcome.kind,
+      httpStatus: outcome.httpStatus,
       paymentMethod: "paymentMethod" in creation.request ? creation.request.paymentMethod : null,
     },
     await wordsIn("platformErrors"),
@@ -105,6 +119,16 @@ async function failureOf(
 
 const opaqueText = (v: unknown): string | null =>
   v === null || v === undefined ? null : typeof v === "string" ? v : JSON.stringify(v);
+
+/** A QR code of the text, or null when it holds more than a QR code can (the text is shown all the same). */
+async function qrOrNull(text: string): Promise<string | null> {
+  try {
+    return await qrDataUrl(text);
+  } catch (error) {
+    getLog().warn({ err: error, length: text.length }, "no QR code: the text does not fit in one");
+    return null;
+  }
+}
 
 async function run(
   platform: Platform,
@@ -175,7 +199,9 @@ export async function createPayIn(
   if (outcome.status === "conflict" || outcome.status === "failed") return otherFailure(outcome.status);
   if (outcome.status !== "created") return failureOf(outcome, creation);
   const op = outcome.operation;
-  const d = op?.paymentDetailsData ?? null;
+  // single-use: only the call that confirmed the creation hands them out (create-once.ts)
+  const firstAnswer = outcome.confirmedNow === true;
+  const d = firstAnswer ? (op?.paymentDetailsData ?? null) : null;
   return {
     ok: true,
     operationId: outcome.operationId,
@@ -190,8 +216,10 @@ export async function createPayIn(
           number: d.number,
           numberAdditional: opaqueText(d.numberAdditional),
           qRcode: opaqueText(d.qRcode),
+          qRcodeImage: typeof d.qRcode === "string" && d.qRcode !== "" ? await qrOrNull(d.qRcode) : null,
         }
       : null,
+    alreadySent: !firstAnswer,
   };
 }
 
@@ -231,7 +259,7 @@ export async function createPaymentLink(
   const operationId = outcome.operationId || null;
   let link = outcome.linkPaymentForm;
   if (!link && operationId) {
-    // the same form sent again: the link is the one the mirror kept from the first answer
+    // an intent confirmed before it kept the link: the mirror may have it from the first answer
     const op = await getDb().operation.findUnique({
       where: { id: operationId },
       select: { linkPaymentForm: true },
@@ -244,6 +272,7 @@ export async function createPaymentLink(
     operationId,
     traceID: outcome.traceID,
     link: shown,
-    qr: shown ? await qrDataUrl(shown) : null,
+    qr: shown ? await qrOrNull(shown) : null,
+    linkLost: link === null,
   };
 }

@@ -23,6 +23,8 @@ export type RefusalCode =
   | "duplicateIdentifier"
   | "noPaymentDetailsAvailable"
   | "auth"
+  | "internalError"
+  | "refusedWithoutEnvelope"
   | "unavailable"
   | "unknown";
 
@@ -31,9 +33,12 @@ export type PlatformRefusal = {
   /** The platform's own message text (data from the platform, not a server exception). */
   message: string | null;
   traceID: string | null;
-  /** PlatformError.kind when known: auth, transport, timeout, protocol, business. A refusal read back from
-   * storage has none: its code decides (`internalError` is a refused token). */
+  /** PlatformError.kind when known: auth, transport, timeout, protocol, business. Only `auth` is a refused
+   * token; `internalError` is also the platform's generic failure, so without the kind (a refusal read
+   * back from storage that did not keep it) the words claim neither. */
   kind?: string | null;
+  /** The HTTP status of an answer without an envelope (a framework's problem body), when known. */
+  httpStatus?: number | null;
   /** The nested dialect's coarse class (`validationError`...) when known. */
   codeErrorClass?: string | null;
   paymentMethod?: string | null;
@@ -75,7 +80,14 @@ function shortage(message: string | null, { t, locale }: PlatformErrorWords): st
   });
 }
 
+/** HTTP statuses without an envelope that ask to try again later rather than refuse the request. */
+export const TRY_LATER_STATUSES: ReadonlySet<number> = new Set([408, 425, 429]);
+
 function reasonOf(refusal: PlatformRefusal): RefusalCode {
+  const status = refusal.httpStatus ?? 0;
+  if (refusal.kind === "auth") return "auth";
+  if (refusal.kind === "protocol" && status >= 400 && status < 500 && !TRY_LATER_STATUSES.has(status))
+    return "refusedWithoutEnvelope";
   switch (refusal.codeError) {
     case "notEnoughMoneyOnBalance":
     case "fraud":
@@ -87,10 +99,10 @@ function reasonOf(refusal: PlatformRefusal): RefusalCode {
     case "validationError":
       return "invalidRequestParameters";
     case "internalError":
-      return "auth";
+      return "internalError";
   }
   if (refusal.codeErrorClass === "validationError") return "invalidRequestParameters";
-  if (refusal.kind === "auth") return "auth";
+  if (refusal.codeErrorClass === "internalError") return "internalError";
   if (refusal.kind === "transport" || refusal.kind === "timeout" || refusal.kind === "protocol")
     return "unavailable";
   return "unknown";
@@ -108,6 +120,10 @@ function explanation(
   const method = refusal.paymentMethod;
   if (code === "noSuitableTariffForRequest" && method)
     return t("explain.noSuitableTariffForRequestMethod", { method });
+  if (code === "internalError")
+    return refusal.kind ? t("explain.internalError") : t("explain.internalErrorUnknownKind", { subject });
+  if (code === "refusedWithoutEnvelope")
+    return t("explain.refusedWithoutEnvelope", { subject, status: String(refusal.httpStatus) });
   const field = code === "invalidRequestParameters" ? fieldFromMessage(refusal.message) : null;
   if (field) return t("explain.invalidRequestParametersField", { field });
   if (code === "unknown" && refusal.codeError)
@@ -117,8 +133,9 @@ function explanation(
 
 /**
  * A platform refusal explained in the reader's language (spec: Errors; wire notes: codeErrorExt), with
- * the platform's own message kept as it came and the traceID for the platform's support. A code wins
- * over the kind: `internalError` is the spec's answer to a refused token.
+ * the platform's own message kept as it came and the traceID for the platform's support. The kind `auth`
+ * (an AuthError status, HTTP 401/403) wins over the code: `internalError` is the spec's code for a refused
+ * token and the platform's generic failure alike, and only the status tells them apart.
  */
 export function explainPlatformRefusal(
   refusal: PlatformRefusal,

@@ -1,18 +1,22 @@
 import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import { getDb } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { CreationIntent, Prisma } from "@/lib/generated/prisma/client";
 import type { CreationKind } from "@/lib/generated/prisma/enums";
+import { getLog } from "@/lib/log";
+import { Decimal } from "@/lib/money/decimal";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError, PlatformError, PlatformRequestError } from "@/lib/platform/errors";
+import { TRY_LATER_STATUSES } from "@/lib/platform/explain";
 import type {
   FullPaymentFormRequest,
   PayInRequest,
   PayOutRequest,
   PreparePaymentFormRequest,
 } from "@/lib/platform/requests";
-import type { Operation } from "@/lib/platform/schemas";
+import { normaliseOperationType, type Operation, type OperationType } from "@/lib/platform/schemas";
+import { decimalFromWire } from "@/lib/platform/wire";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
 import { storableOrNull, storableText } from "@/lib/storable-text";
 import { sleep } from "@/lib/time/sleep";
@@ -25,6 +29,19 @@ export type Creation =
   | { kind: "formPrepare"; request: Stored<PreparePaymentFormRequest> }
   | { kind: "formFull"; request: Stored<FullPaymentFormRequest> };
 
+/** Why an intent is still open, each told in its own words. */
+export type PendingReason =
+  /** no usable answer: the request may have reached the platform */
+  | "answerLost"
+  /** the platform's generic internalError: the operation may exist */
+  | "internalError"
+  /** an answer about another operation (id, type or amount): not believed, nothing recorded from it */
+  | "answerMismatch"
+  /** another caller is sending it right now */
+  | "inProgress"
+  /** no more resends (MAX_SENDS, MAX_INTENT_AGE_MS): a person must find out whether it exists */
+  | "stopped";
+
 export type CreationOutcome =
   | {
       status: "created";
@@ -32,18 +49,24 @@ export type CreationOutcome =
       traceID: string | null;
       linkPaymentForm: string | null;
       operation: Operation | null;
+      /** True only for the call that confirmed the intent: the one that may hand out single-use details. */
+      confirmedNow?: boolean;
     }
   | {
       status: "rejected";
       codeError: string | null;
       message: string;
       traceID: string | null;
+      /** PlatformError.kind and the HTTP status of the refusal (null when not known): its words depend on
+       * them (a refused token is kind `auth`, whatever the code). */
+      kind?: string | null;
+      httpStatus?: number | null;
       /** Set when Paydesk refused the request itself, before sending it (PlatformRequestError): the
        * field it named, or null. Only on the answer of the call that refused; the stored intent keeps the
        * refusal's text and no platform code. */
       refusedBeforeSending?: { field: string | null };
     }
-  | { status: "pending"; message: string; traceID: string | null };
+  | { status: "pending"; message: string; traceID: string | null; reason?: PendingReason };
 
 export class IdempotencyConflictError extends Error {
   override name = "IdempotencyConflictError";
@@ -61,16 +84,47 @@ type Platform = Pick<
 type Context = { actorUserId?: string };
 
 const RESENDS = 3;
-async function send(platform: Platform, creation: Creation, context: Context) {
+/** Sends after which the background job stops resending an intent and leaves it to a person. */
+export const MAX_SENDS = 30;
+/** Age after which the background job stops resending an intent: an operation created that late helps
+ * nobody (the client has gone, or a person has acted). */
+export const MAX_INTENT_AGE_MS = 24 * 60 * 60_000;
+/** A caller's claim on an id: longer than a round of sends and look-ups takes; past it, it is abandoned. */
+const CLAIM_SECONDS = 300;
+/** How long a second caller waits for the first one's answer before answering "in progress". */
+const WAIT_FOR_OTHER_MS = 60_000;
+const WAIT_STEP_MS = 200;
+
+/** What an answer says about the operation; a field it does not carry is absent (or null). */
+type Answered = { idTransactionMerchant?: unknown; typeOperation?: unknown; amountInitial?: unknown };
+type Answer = {
+  operation: Operation | null;
+  operationId: string | null;
+  traceID: string | null;
+  link: string | null;
+  answered: Answered;
+};
+
+const EXPECTED_TYPE: Record<Creation["kind"], OperationType> = {
+  payIn: "payIn",
+  payOut: "payOut",
+  formPrepare: "payIn",
+  formFull: "payIn",
+};
+
+async function send(platform: Platform, creation: Creation, context: Context): Promise<Answer> {
+  const of = ({ operation, traceID }: { operation: Operation; traceID: string | null }): Answer => ({
+    operation,
+    operationId: operation.id,
+    traceID,
+    link: null,
+    answered: operation,
+  });
   switch (creation.kind) {
-    case "payIn": {
-      const { operation, traceID } = await platform.createPayIn(creation.request, context);
-      return { operation, traceID, link: null, operationId: operation.id };
-    }
-    case "payOut": {
-      const { operation, traceID } = await platform.createPayOut(creation.request, context);
-      return { operation, traceID, link: null, operationId: operation.id };
-    }
+    case "payIn":
+      return of(await platform.createPayIn(creation.request, context));
+    case "payOut":
+      return of(await platform.createPayOut(creation.request, context));
     case "formPrepare":
     case "formFull": {
       const { form, traceID } =
@@ -79,9 +133,11 @@ async function send(platform: Platform, creation: Creation, context: Context) {
           : await platform.createFullPaymentForm(creation.request, context);
       return {
         operation: form.operation,
+        operationId: form.operation?.id ?? form.id,
         traceID,
         link: form.linkPaymentForm,
-        operationId: form.operation?.id ?? form.id,
+        // a minimal answer (link, id, status) is checked on whatever else it carries
+        answered: form.operation ?? form.raw,
       };
     }
   }
@@ -91,16 +147,134 @@ function paymentMethodOf(creation: Creation): string | null {
   return "paymentMethod" in creation.request ? creation.request.paymentMethod : null;
 }
 
+/** An answer whose operation is not the one asked for: nothing of it is recorded. */
+class AnswerMismatchError extends Error {
+  override name = "AnswerMismatchError";
+  constructor(
+    readonly fields: string[],
+    readonly traceID: string | null,
+  ) {
+    super(`the platform's answer is about another operation (${fields.join(", ")} differ from the request)`);
+  }
+}
+
+/** The fields in which the answer contradicts the request: the same id, type and amount, as far as told. */
+function mismatchedFields(creation: Creation, answered: Answered): string[] {
+  const { idTransactionMerchant, typeOperation, amountInitial } = answered;
+  const wrong: string[] = [];
+  if (idTransactionMerchant != null && idTransactionMerchant !== creation.request.idTransactionMerchant)
+    wrong.push("idTransactionMerchant");
+  if (
+    typeOperation != null &&
+    (typeof typeOperation !== "string" ||
+      normaliseOperationType(typeOperation) !== EXPECTED_TYPE[creation.kind])
+  )
+    wrong.push("typeOperation");
+  if (amountInitial != null) {
+    const amount = amountInitial instanceof Decimal ? amountInitial : decimalFromWire(amountInitial);
+    if (!amount?.equals(creation.request.amount)) wrong.push("amountInitial");
+  }
+  return wrong;
+}
+
+/** The generic internalError (either dialect, or as the envelope's status): the operation may exist. */
+function isInternalError(error: PlatformError): boolean {
+  return [error.codeError, error.codeErrorClass, error.envelopeStatus].some(
+    (v) => v?.trim().toLowerCase() === "internalerror",
+  );
+}
+
+/**
+ * A refusal that settles the intent (nothing was created): the token refused (AuthError, HTTP 401/403),
+ * a business refusal other than internalError, or a body without an envelope that the server sent as a
+ * refusal (HTTP 4xx, outcome known). Lost answers, timeouts and internalError leave it open.
+ */
+function isRefusal(error: PlatformError): boolean {
+  if (error.kind === "auth") return true;
+  if (error.kind === "business") return !isInternalError(error);
+  const status = error.httpStatus ?? 0;
+  return (
+    error.kind === "protocol" &&
+    !error.outcomeUnknown &&
+    status >= 400 &&
+    status < 500 &&
+    !TRY_LATER_STATUSES.has(status)
+  );
+}
+
+/** Intents a caller may still send: open, or confirmed without the operation's id (a form's answer). */
+const OPEN = {
+  OR: [{ state: { in: ["pending", "unresolved"] } }, { state: "confirmed", operationId: null }],
+} satisfies Prisma.CreationIntentWhereInput;
+
+/** The outcome a settled intent gives without a call, or null while it is open. */
+function settledOutcome(intent: CreationIntent): CreationOutcome | null {
+  if (intent.state === "confirmed" && intent.operationId)
+    return {
+      status: "created",
+      operationId: intent.operationId,
+      traceID: intent.lastTraceID,
+      linkPaymentForm: intent.linkPaymentForm,
+      operation: null,
+      confirmedNow: false,
+    };
+  if (intent.state === "rejected")
+    return {
+      status: "rejected",
+      codeError: intent.lastCodeError,
+      message: intent.lastMessage ?? "rejected",
+      traceID: intent.lastTraceID,
+      kind: intent.lastErrorKind,
+      httpStatus: intent.lastHttpStatus,
+    };
+  return null;
+}
+
+/** The id for this caller alone until the claim's end (the database's clock), or null when another holds it. */
+async function claim(id: string): Promise<Date | null> {
+  const rows = await getDb().$queryRaw<{ sendingUntil: Date }[]>`
+    UPDATE "CreationIntent"
+    SET "sendingUntil" = now() + ${`${CLAIM_SECONDS} seconds`}::interval, "updatedAt" = now()
+    WHERE "idTransactionMerchant" = ${id}
+      AND (state IN ('pending', 'unresolved') OR (state = 'confirmed' AND "operationId" IS NULL))
+      AND ("sendingUntil" IS NULL OR "sendingUntil" < now())
+    RETURNING "sendingUntil"`;
+  return rows[0]?.sendingUntil ?? null;
+}
+
+async function release(id: string, claimed: Date): Promise<void> {
+  await getDb().creationIntent.updateMany({
+    where: { idTransactionMerchant: id, sendingUntil: claimed },
+    data: { sendingUntil: null },
+  });
+}
+
+function exhausted(intent: Pick<CreationIntent, "attempts" | "createdAt">, now = Date.now()): boolean {
+  return intent.attempts >= MAX_SENDS || now - intent.createdAt.getTime() >= MAX_INTENT_AGE_MS;
+}
+
+function stopped(intent: CreationIntent, last: string | null): CreationOutcome {
+  return {
+    status: "pending",
+    reason: "stopped",
+    message: `Paydesk stopped resending after ${intent.attempts} sends without a definite answer (${last ?? "unknown"}); a person must find out whether idTransactionMerchant ${intent.idTransactionMerchant} exists on the platform.`,
+    traceID: intent.lastTraceID,
+  };
+}
+
 /**
  * Creates a platform operation exactly once per idTransactionMerchant. The intent is stored before the
  * request is sent; a lost or ambiguous answer is resolved by sending the same request again and, on
  * duplicateIdentifier, by finding the operation the first attempt created. A new id is never invented.
+ * One caller sends an id at a time (a claim on the intent); another waits for its outcome (up to a
+ * minute, or not at all with `wait: false`) and never gets the operation itself: only the caller that
+ * confirmed the intent may hand out what the answer carried once (a pay-in's details).
  */
 export async function createOnce(
   platform: Platform,
   creation: Creation,
   context: Context = {},
-  options: { resendDelayMs?: number } = {},
+  options: { resendDelayMs?: number; wait?: boolean } = {},
 ): Promise<CreationOutcome> {
   const db = getDb();
   const id = creation.request.idTransactionMerchant;
@@ -117,42 +291,60 @@ export async function createOnce(
     ],
     skipDuplicates: true,
   });
-  const intent = await db.creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant: id } });
-  if (intent.kind !== creation.kind || !isDeepStrictEqual(intent.request, stored)) {
-    throw new IdempotencyConflictError(`idTransactionMerchant ${id} is already used by a different request.`);
+  const waitUntil = Date.now() + (options.wait === false ? 0 : WAIT_FOR_OTHER_MS);
+  for (;;) {
+    const intent = await db.creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant: id } });
+    if (intent.kind !== creation.kind || !isDeepStrictEqual(intent.request, stored)) {
+      throw new IdempotencyConflictError(
+        `idTransactionMerchant ${id} is already used by a different request.`,
+      );
+    }
+    const settled = settledOutcome(intent);
+    if (settled) return settled;
+    const claimed = await claim(id);
+    if (claimed) {
+      try {
+        return await sendUntilKnown(platform, creation, context, options.resendDelayMs ?? 500);
+      } finally {
+        await release(id, claimed);
+      }
+    }
+    if (Date.now() >= waitUntil)
+      return {
+        status: "pending",
+        reason: "inProgress",
+        message: "Another request is sending it now; it will be checked again.",
+        traceID: intent.lastTraceID,
+      };
+    await sleep(WAIT_STEP_MS);
   }
-  if (intent.state === "confirmed" && intent.operationId) {
-    return {
-      status: "created",
-      operationId: intent.operationId,
-      traceID: intent.lastTraceID,
-      linkPaymentForm: null,
-      operation: null,
-    };
-  }
-  if (intent.state === "rejected") {
-    return {
-      status: "rejected",
-      codeError: intent.lastCodeError,
-      message: intent.lastMessage ?? "rejected",
-      traceID: intent.lastTraceID,
-    };
-  }
-  return sendUntilKnown(platform, creation, context, options.resendDelayMs ?? 500);
 }
 
-/** Resends a pending intent (background job for intents whose answer was lost). */
+/**
+ * Resends a pending intent (background job for intents whose answer was lost), without waiting for
+ * another caller sending it. One past MAX_SENDS or MAX_INTENT_AGE_MS is not sent: it is marked
+ * unresolved (the job no longer picks it up) and left to a person.
+ */
 export async function resolvePendingIntent(
   platform: Platform,
   idTransactionMerchant: string,
 ): Promise<CreationOutcome> {
-  const intent = await getDb().creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant } });
+  const db = getDb();
+  const intent = await db.creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant } });
+  if (intent.state === "unresolved") return stopped(intent, intent.lastMessage);
+  if (intent.state === "pending" && exhausted(intent)) {
+    await db.creationIntent.updateMany({
+      where: { idTransactionMerchant, state: "pending" },
+      data: { state: "unresolved" },
+    });
+    return stopped(intent, intent.lastMessage);
+  }
   const creation = { kind: intent.kind, request: intent.request } as unknown as Creation;
   return createOnce(
     platform,
     creation,
     { actorUserId: intent.createdById ?? undefined },
-    { resendDelayMs: 0 },
+    { resendDelayMs: 0, wait: false },
   );
 }
 
@@ -164,33 +356,43 @@ async function sendUntilKnown(
 ): Promise<CreationOutcome> {
   const db = getDb();
   const id = creation.request.idTransactionMerchant;
-  let last: PlatformError | Error | null = null;
+  let last: Error | null = null;
+  let intent: CreationIntent | null = null;
   for (let attempt = 0; attempt < RESENDS; attempt++) {
     if (attempt > 0) await sleep(delayMs * 2 ** (attempt - 1));
-    await db.creationIntent.update({
+    intent = await db.creationIntent.update({
       where: { idTransactionMerchant: id },
       data: { attempts: { increment: 1 } },
     });
     const sentAt = new Date();
     try {
-      const sent = await send(platform, creation, context);
-      return await confirm(creation, sent.operation, sent.operationId, sent.traceID, sent.link, sentAt);
+      return await confirm(creation, await send(platform, creation, context), sentAt);
     } catch (error) {
       if (!(error instanceof Error)) throw error;
       last = error;
+      if (error instanceof AnswerMismatchError) continue;
       if (error instanceof PlatformRequestError) {
         // Refused locally, nothing was sent: sending it again cannot succeed, so the intent is settled
         // as rejected (no platform code, no trace) instead of staying pending for the background job.
         const message = storableText(error.message);
         await db.creationIntent.update({
           where: { idTransactionMerchant: id },
-          data: { state: "rejected", lastCodeError: null, lastMessage: message, lastTraceID: null },
+          data: {
+            state: "rejected",
+            lastCodeError: null,
+            lastMessage: message,
+            lastTraceID: null,
+            lastErrorKind: null,
+            lastHttpStatus: null,
+          },
         });
         return {
           status: "rejected",
           codeError: null,
           message,
           traceID: null,
+          kind: null,
+          httpStatus: null,
           refusedBeforeSending: { field: error.field },
         };
       }
@@ -203,15 +405,23 @@ async function sendUntilKnown(
           last = lookup;
           return null;
         });
-        if (found)
-          return confirm(creation, found.operation, found.operation.id, error.traceID, null, lookedUpAt);
-        continue;
+        if (!found) continue;
+        const answer = { ...answerOfLookup(found.operation), traceID: error.traceID };
+        try {
+          return await confirm(creation, answer, lookedUpAt);
+        } catch (mismatch) {
+          if (!(mismatch instanceof AnswerMismatchError)) throw mismatch;
+          last = mismatch;
+          continue;
+        }
       }
-      if (error.kind === "business" || error.kind === "auth") {
+      if (isRefusal(error)) {
         const refusal = {
           codeError: storableOrNull(error.codeError),
           message: storableText(error.platformMessage ?? error.message),
           traceID: storableOrNull(error.traceID),
+          kind: error.kind,
+          httpStatus: error.httpStatus,
         };
         await db.creationIntent.update({
           where: { idTransactionMerchant: id },
@@ -220,55 +430,130 @@ async function sendUntilKnown(
             lastCodeError: refusal.codeError,
             lastMessage: refusal.message,
             lastTraceID: refusal.traceID,
+            lastErrorKind: refusal.kind,
+            lastHttpStatus: refusal.httpStatus,
           },
         });
         return { status: "rejected", ...refusal };
       }
     }
   }
-  const traceID = storableOrNull(last instanceof PlatformError ? last.traceID : null);
+  return keepOpen(id, last, intent);
+}
+
+const answerOfLookup = (operation: Operation): Omit<Answer, "traceID"> => ({
+  operation,
+  operationId: operation.id,
+  link: null,
+  answered: operation,
+});
+
+/** A round of sends ended without a definite answer: the intent stays open with what was last heard. */
+async function keepOpen(
+  id: string,
+  last: Error | null,
+  sent: CreationIntent | null,
+): Promise<CreationOutcome> {
+  const platformError = last instanceof PlatformError ? last : null;
+  const traceID = storableOrNull(
+    platformError ? platformError.traceID : last instanceof AnswerMismatchError ? last.traceID : null,
+  );
   const message = storableOrNull(last?.message ?? null);
-  await db.creationIntent.update({
+  const stop = sent !== null && exhausted(sent);
+  const intent = await getDb().creationIntent.update({
     where: { idTransactionMerchant: id },
     data: {
       lastMessage: message,
       lastTraceID: traceID,
-      lastCodeError: storableOrNull(last instanceof PlatformError ? last.codeError : null),
+      lastCodeError: storableOrNull(platformError?.codeError ?? null),
+      lastErrorKind: platformError?.kind ?? null,
+      lastHttpStatus: platformError?.httpStatus ?? null,
+      ...(stop ? { state: "unresolved" as const } : {}),
     },
   });
+  if (stop) return stopped(intent, message);
+  const shown = message ?? "unknown";
+  if (last instanceof AnswerMismatchError)
+    return {
+      status: "pending",
+      reason: "answerMismatch",
+      message: `The platform's answer was not about this request (${shown}); it will be checked again.`,
+      traceID,
+    };
+  if (platformError && isInternalError(platformError))
+    return {
+      status: "pending",
+      reason: "internalError",
+      message: `The platform answered internalError (${shown}): the operation may exist; the same request will be sent again.`,
+      traceID,
+    };
   return {
     status: "pending",
-    message: `The platform's answer was lost (${message ?? "unknown"}); it will be checked again.`,
+    reason: "answerLost",
+    message: `The platform's answer was lost (${shown}); it will be checked again.`,
     traceID,
   };
 }
 
 async function confirm(
   creation: Creation,
-  operation: Operation | null,
-  operationId: string | null,
-  traceID: string | null,
-  link: string | null,
+  answer: Answer,
   /** When the request that answered was sent: the snapshot's place among the others (apply-snapshot.ts). */
   sentAt: Date,
 ): Promise<CreationOutcome> {
-  const db = getDb();
+  const id = creation.request.idTransactionMerchant;
+  const wrong = mismatchedFields(creation, answer.answered);
+  if (wrong.length > 0) {
+    getLog().error(
+      {
+        idTransactionMerchant: id,
+        kind: creation.kind,
+        fields: wrong,
+        traceID: answer.traceID,
+        answered: {
+          idTransactionMerchant: answer.answered.idTransactionMerchant,
+          typeOperation: answer.answered.typeOperation,
+          amountInitial: answer.answered.amountInitial?.toString() ?? null,
+          operationId: answer.operationId,
+        },
+      },
+      "the platform's creation answer does not match the request",
+    );
+    throw new AnswerMismatchError(wrong, answer.traceID);
+  }
+  const { operation, operationId } = answer;
   if (operation)
     await applySnapshot(operation, "creation", {
-      sourceRef: traceID,
+      sourceRef: answer.traceID,
       paymentMethod: paymentMethodOf(creation),
       receivedAt: sentAt,
     });
-  const trace = storableOrNull(traceID);
-  await db.creationIntent.update({
-    where: { idTransactionMerchant: creation.request.idTransactionMerchant },
-    data: { state: "confirmed", operationId, lastTraceID: trace, lastCodeError: null, lastMessage: null },
+  const traceID = storableOrNull(answer.traceID);
+  const link = storableOrNull(answer.link);
+  // Conditional: if another caller settled it meanwhile (its claim outlived), that caller answers for it.
+  const { count } = await getDb().creationIntent.updateMany({
+    where: { idTransactionMerchant: id, ...OPEN },
+    data: {
+      state: "confirmed",
+      operationId,
+      lastTraceID: traceID,
+      lastCodeError: null,
+      lastMessage: null,
+      lastErrorKind: null,
+      lastHttpStatus: null,
+      ...(link ? { linkPaymentForm: link } : {}),
+    },
   });
+  const intent = await getDb().creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant: id } });
+  const settled = count === 0 ? settledOutcome(intent) : null;
+  if (settled) return settled;
   return {
     status: "created",
     operationId: operationId ?? "",
-    traceID: trace,
-    linkPaymentForm: link,
+    traceID,
+    // found by a look-up after a form's answer without its id: the link that answer carried
+    linkPaymentForm: intent.linkPaymentForm,
     operation,
+    confirmedNow: true,
   };
 }

@@ -29,6 +29,9 @@ export async function findOperationByMerchantId(
     if (read === 0 || skip >= totalNumberRecords) break;
   }
   const { operations } = await platform.getOperationsByMerchantIdDeprecated(idTransactionMerchant, context);
-  const newest = operations.sort((a, b) => b.dateAdded.getTime() - a.dateAdded.getTime())[0];
+  // The endpoint is not trusted to filter: only an operation with our id is ours.
+  const newest = operations
+    .filter((op) => op.idTransactionMerchant === idTransactionMerchant)
+    .sort((a, b) => b.dateAdded.getTime() - a.dateAdded.getTime())[0];
   return newest ? { operation: newest, via: "deprecated" } : null;
 }

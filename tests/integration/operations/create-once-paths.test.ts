@@ -13,10 +13,11 @@ import {
   resolvePendingIntent,
   type Creation,
 } from "@/lib/operations/mirror/create-once";
-import { PlatformError, PlatformRequestError, type PlatformErrorInit } from "@/lib/platform/errors";
+import { PlatformRequestError } from "@/lib/platform/errors";
 import type { Operation } from "@/lib/platform/schemas";
 import { snapshot } from "../../support/operations";
 import { createStaff } from "../../support/mirror";
+import { created, failure, lost, scripted } from "../../support/scripted-platform";
 
 const waits: number[] = [];
 vi.mock("@/lib/time/sleep", () => ({
@@ -24,48 +25,6 @@ vi.mock("@/lib/time/sleep", () => ({
     waits.push(ms);
   },
 }));
-
-type Method =
-  | "createPayIn"
-  | "createPayOut"
-  | "preparePaymentForm"
-  | "createFullPaymentForm"
-  | "listOperations"
-  | "getOperationsByMerchantIdDeprecated";
-type Answer = () => unknown;
-
-/** A platform that answers each method from its own script, in order, and records every call. */
-function scripted(script: Partial<Record<Method, Answer[]>>) {
-  const calls: { method: Method; context: unknown }[] = [];
-  const answer = (method: Method) => async (_request: unknown, context?: unknown) => {
-    calls.push({ method, context });
-    const next = script[method]?.shift();
-    if (!next) throw new Error(`unexpected call: ${method}`);
-    return next();
-  };
-  const methods = [
-    "createPayIn",
-    "createPayOut",
-    "preparePaymentForm",
-    "createFullPaymentForm",
-    "listOperations",
-    "getOperationsByMerchantIdDeprecated",
-  ] as const;
-  const platform = Object.fromEntries(methods.map((m) => [m, answer(m)])) as unknown as Parameters<
-    typeof createOnce
-  >[0];
-  return { platform, calls };
-}
-
-const failure =
-  (init: Partial<PlatformErrorInit> & Pick<PlatformErrorInit, "kind" | "description">) => () => {
-    throw new PlatformError({ method: "POST", path: "/host2host/payout", ...init });
-  };
-const lost = (traceID: string) =>
-  failure({ kind: "transport", description: "connection reset", traceID, outcomeUnknown: true });
-const created =
-  (operation: Operation, traceID = "trace-created") =>
-  () => ({ operation, traceID });
 
 function payout(): Creation {
   return {
@@ -112,6 +71,7 @@ describe("an intent that is already known answers without a call", () => {
       traceID: "trace-1",
       linkPaymentForm: null,
       operation: op,
+      confirmedNow: true,
     });
     const again = scripted({});
     expect(await createOnce(again.platform, creation)).toEqual({
@@ -120,6 +80,7 @@ describe("an intent that is already known answers without a call", () => {
       traceID: "trace-1",
       linkPaymentForm: null,
       operation: null,
+      confirmedNow: false,
     });
     expect(again.calls).toEqual([]);
     expect(await intentOf(creation)).toMatchObject({ state: "confirmed", attempts: 1, operationId: op.id });
@@ -143,6 +104,8 @@ describe("an intent that is already known answers without a call", () => {
       codeError: "fraud",
       message: "Suspected fraud",
       traceID: "trace-r",
+      kind: "business",
+      httpStatus: null,
     };
     expect(await createOnce(first.platform, creation)).toEqual(refusal);
     const again = scripted({});
@@ -214,6 +177,7 @@ describe("lost answers", () => {
       status: "pending",
       message: "The platform's answer was lost (connection reset); it will be checked again.",
       traceID: "t-3",
+      reason: "answerLost",
     });
     expect(calls).toHaveLength(3);
     expect(waits).toEqual([40, 80]);
@@ -281,6 +245,7 @@ describe("lost answers", () => {
       status: "pending",
       message: "The platform's answer was lost (the list timed out); it will be checked again.",
       traceID: "t-list",
+      reason: "answerLost",
     });
   });
 
@@ -315,6 +280,8 @@ describe("final refusals and errors that are not the platform's", () => {
       codeError: null,
       message: "token refused",
       traceID: "t-auth",
+      kind: "auth",
+      httpStatus: 401,
     });
     expect(calls).toHaveLength(1);
     expect(await intentOf(creation)).toMatchObject({ state: "rejected", lastMessage: "token refused" });
@@ -337,6 +304,8 @@ describe("final refusals and errors that are not the platform's", () => {
       codeError: null,
       message: refusal.message,
       traceID: null,
+      kind: null,
+      httpStatus: null,
       refusedBeforeSending: { field: "clientIP" },
     });
     expect(calls).toHaveLength(1);
@@ -355,6 +324,8 @@ describe("final refusals and errors that are not the platform's", () => {
       codeError: null,
       message: refusal.message,
       traceID: null,
+      kind: null,
+      httpStatus: null,
     });
     expect(again.calls).toEqual([]);
   });
@@ -401,6 +372,8 @@ describe("platform text PostgreSQL cannot store", () => {
     expect(await createOnce(platform, creation, {}, { resendDelayMs: 1 })).toEqual({
       status: "rejected",
       ...refusal,
+      kind: "business",
+      httpStatus: null,
     });
     expect(calls).toHaveLength(1);
     expect(await intentOf(creation)).toMatchObject({
@@ -444,6 +417,7 @@ describe("platform text PostgreSQL cannot store", () => {
       status: "pending",
       message: "The platform's answer was lost (reset \ufffd); it will be checked again.",
       traceID: "t-\ufffd",
+      reason: "answerLost",
     });
     expect(await intentOf(creation)).toMatchObject({
       state: "pending",
@@ -472,7 +446,7 @@ describe("payment forms", () => {
     const { platform, calls } = scripted({
       preparePaymentForm: [
         () => ({
-          form: { linkPaymentForm: "https://pay.example/f/1", id: formId, operation: null },
+          form: { linkPaymentForm: "https://pay.example/f/1", id: formId, operation: null, raw: {} },
           traceID: "t-f",
         }),
       ],
@@ -483,17 +457,18 @@ describe("payment forms", () => {
       traceID: "t-f",
       linkPaymentForm: "https://pay.example/f/1",
       operation: null,
+      confirmedNow: true,
     });
     expect(calls.map((c) => c.method)).toEqual(["preparePaymentForm"]);
   });
 
   it("a full form with its operation: the operation's id, and the operation mirrored", async () => {
     const creation = form("formFull");
-    const op = snapshot({ idTransactionMerchant: creation.request.idTransactionMerchant });
+    const op = snapshot({ idTransactionMerchant: creation.request.idTransactionMerchant, amount: "700" });
     const { platform, calls } = scripted({
       createFullPaymentForm: [
         () => ({
-          form: { linkPaymentForm: "https://pay.example/f/2", id: randomUUID(), operation: op },
+          form: { linkPaymentForm: "https://pay.example/f/2", id: randomUUID(), operation: op, raw: op.raw },
           traceID: "t",
         }),
       ],

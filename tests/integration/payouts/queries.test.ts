@@ -225,14 +225,17 @@ describe("the detail", () => {
     });
   });
 
-  it("internalError on the request is the token", async () => {
+  // internalError is a refused token (AuthError) or the platform's own failure (Warning): the request
+  // does not keep which, so the words claim neither
+  it("internalError on the request, read back without its kind, is worded so as to claim neither", async () => {
     const row = await request("failed_to_submit", {
       lastCodeError: "internalError",
       lastMessage: "bad token",
     });
     expect((await getPayoutDetail(row.id, staff.maker))?.error).toMatchObject({
-      code: "auth",
-      message: "The platform refused Paydesk's credentials (token). Tell an admin; nothing was created.",
+      code: "internalError",
+      message:
+        "The platform answered internalError, a code it uses both for refused credentials (token) and for a failure on its side, so it is not known whether the pay-out was created. Check Operations before creating it again, and give the traceID to the platform's support.",
     });
   });
 

@@ -243,17 +243,20 @@ describe("submitPayout's endings", () => {
     });
   });
 
-  it("the token refused (internalError): failed to submit, explained as the credentials", async () => {
+  // the submission explains the refusal without its kind (lib/payouts/submit.ts does not pass it on), so
+  // internalError is worded so as to claim neither the token nor the platform's own failure
+  it("the token refused (internalError): failed to submit, internalError worded neutrally", async () => {
     behaviour = "token";
     const row = await request("approved");
     expect(await submitPayout(row.id, approver, platform)).toMatchObject({
       ok: false,
       code: "failed_to_submit",
       error: {
-        code: "auth",
+        code: "internalError",
         codeError: "internalError",
         traceID: "trace-token",
-        message: "The platform refused Paydesk's credentials (token). Tell an admin; nothing was created.",
+        message:
+          "The platform answered internalError, a code it uses both for refused credentials (token) and for a failure on its side, so it is not known whether the pay-out was created. Check Operations before creating it again, and give the traceID to the platform's support.",
       },
     });
     expect(await stored(row.id)).toMatchObject({

@@ -65,3 +65,45 @@ describe("fieldFromMessage", () => {
     expect(fieldFromMessage(message)).toBe(field);
   });
 });
+
+// internalError is the spec's code for a refused token (status AuthError) and the platform's generic
+// failure (status Warning, or the nested dialect's class): the kind decides, and without one (a refusal
+// read back from storage) the words claim neither.
+describe("internalError and refusals without an envelope", () => {
+  const ru = (refusal: Partial<PlatformRefusal>) =>
+    explainPlatformRefusal({ ...base, ...refusal }, platformWordsIn("ru"), "payin");
+
+  test("a refused token (kind auth) is the credentials, with or without the code", () => {
+    const words = "The platform refused Paydesk's credentials (token). Tell an admin; nothing was created.";
+    expect(en({ codeError: "internalError", kind: "auth" })).toMatchObject({ code: "auth", message: words });
+    expect(en({ codeError: null, kind: "auth" })).toMatchObject({ code: "auth", message: words });
+  });
+
+  test.each([
+    ["a Warning", { codeError: "internalError", kind: "business" }],
+    ["the nested class", { codeError: "dbTimeout", codeErrorClass: "internalError", kind: "business" }],
+  ])("internalError in %s is the platform's failure, not the token", (_what, refusal) => {
+    const explained = en(refusal);
+    expect(explained.code).toBe("internalError");
+    expect(explained.message).not.toMatch(/credentials|token/);
+    expect(explained.message).toMatch(/internal error/);
+  });
+
+  test("internalError read back without its kind claims neither the token nor that nothing was created", () => {
+    const explained = en({ codeError: "internalError" });
+    expect(explained.code).toBe("internalError");
+    expect(explained.message).not.toMatch(/nothing was created/);
+    expect(explained.message).toMatch(/refused credentials \(token\) and for a failure on its side/);
+    expect(ru({ codeError: "internalError" }).message).toMatch(/платёж/);
+  });
+
+  test("HTTP 400 without an envelope is a refusal (nothing created), not 'could not be reached'", () => {
+    const explained = en({ kind: "protocol", httpStatus: 400 });
+    expect(explained.code).toBe("refusedWithoutEnvelope");
+    expect(explained.message).toMatch(/HTTP 400/);
+    expect(explained.message).not.toMatch(/could not be reached/);
+    expect(ru({ kind: "protocol", httpStatus: 400 }).message).toMatch(/HTTP 400/);
+    // an answer that did not decode is still "could not be read"
+    expect(en({ kind: "protocol", httpStatus: 200 }).code).toBe("unavailable");
+  });
+});
