@@ -9,7 +9,14 @@ export type AttentionValue = { count: number } | { agoMs: number } | { none: "ne
 export type AttentionItem = {
   key: string;
   /** The item's title in the catalogs (home.item.<label>). */
-  label: "approvals" | "stuck" | "webhookFailures" | "webhookOldest" | "reconciliation" | "drift";
+  label:
+    | "approvals"
+    | "payoutsUnanswered"
+    | "stuck"
+    | "webhookFailures"
+    | "webhookOldest"
+    | "reconciliation"
+    | "drift";
   value: AttentionValue;
   /** True when the item needs someone now (shown highlighted). */
   alert: boolean;
@@ -37,7 +44,14 @@ export function attentionItems(
 ): AttentionItem[] {
   const items: AttentionItem[] = [];
   const ago = (iso: string) => now.getTime() - new Date(iso).getTime();
-  if (may.payouts) items.push(counted("approvals", "approvals", a.approvalsWaiting, "/payouts"));
+  if (may.payouts) {
+    items.push(counted("approvals", "approvals", a.approvalsWaiting, "/payouts"));
+    // Shown only when there are some: a pay-out in that state is rare, and each needs a person.
+    if (a.payoutsUnanswered > 0)
+      items.push(
+        counted("payouts-unanswered", "payoutsUnanswered", a.payoutsUnanswered, "/payouts?status=submitting"),
+      );
+  }
   if (may.operations) items.push(counted("stuck", "stuck", a.stuckOperations, "/operations?stuck=1"));
   if (may.webhooks) {
     items.push(

@@ -4,6 +4,8 @@ import { finalStatuses } from "@/lib/operations/status";
 
 export type Attention = {
   approvalsWaiting: number;
+  /** Pay-outs still `submitting` whose creation Paydesk stopped resending: nobody knows if they exist. */
+  payoutsUnanswered: number;
   stuckOperations: number;
   /** Deliveries whose processing ended `failed` or `disagreement` within the last 24 hours. */
   webhookFailures24h: number;
@@ -18,29 +20,41 @@ export type Attention = {
 export async function getAttention(now = new Date()): Promise<Attention> {
   const db = getDb();
   const dayAgo = new Date(now.getTime() - 24 * 60 * 60_000);
-  const [approvalsWaiting, stuckOperations, webhookFailures24h, oldestWaiting, lastRun, openDriftItems] =
-    await Promise.all([
-      db.payoutRequest.count({ where: { status: "awaiting_approval" } }),
-      db.operation.count({
-        where: { stuckFlaggedAt: { not: null }, status: { notIn: [...finalStatuses] } },
-      }),
-      db.webhookDelivery.count({
-        where: { outcome: { in: ["failed", "disagreement"] }, receivedAt: { gte: dayAgo } },
-      }),
-      db.webhookDelivery.findFirst({
-        where: { outcome: "received" },
-        orderBy: { id: "asc" },
-        select: { receivedAt: true },
-      }),
-      db.reconciliationRun.findFirst({
-        where: { status: "completed", finishedAt: { not: null } },
-        orderBy: { finishedAt: "desc" },
-        select: { finishedAt: true },
-      }),
-      db.driftItem.count({ where: { state: "open" } }),
-    ]);
+  const [
+    approvalsWaiting,
+    unanswered,
+    stuckOperations,
+    webhookFailures24h,
+    oldestWaiting,
+    lastRun,
+    openDriftItems,
+  ] = await Promise.all([
+    db.payoutRequest.count({ where: { status: "awaiting_approval" } }),
+    db.$queryRaw<{ count: bigint }[]>`
+        SELECT count(*) AS count FROM "PayoutRequest" p
+          JOIN "CreationIntent" i ON i."idTransactionMerchant" = p."idTransactionMerchant"
+        WHERE p.status = 'submitting' AND i.state = 'unresolved'`,
+    db.operation.count({
+      where: { stuckFlaggedAt: { not: null }, status: { notIn: [...finalStatuses] } },
+    }),
+    db.webhookDelivery.count({
+      where: { outcome: { in: ["failed", "disagreement"] }, receivedAt: { gte: dayAgo } },
+    }),
+    db.webhookDelivery.findFirst({
+      where: { outcome: "received" },
+      orderBy: { id: "asc" },
+      select: { receivedAt: true },
+    }),
+    db.reconciliationRun.findFirst({
+      where: { status: "completed", finishedAt: { not: null } },
+      orderBy: { finishedAt: "desc" },
+      select: { finishedAt: true },
+    }),
+    db.driftItem.count({ where: { state: "open" } }),
+  ]);
   return {
     approvalsWaiting,
+    payoutsUnanswered: Number(unanswered[0]?.count ?? 0),
     stuckOperations,
     webhookFailures24h,
     oldestUnprocessedWebhookAt: oldestWaiting?.receivedAt.toISOString() ?? null,

@@ -176,6 +176,9 @@ export async function getPayoutDetail(
             message: row.lastMessage,
             traceID: row.lastTraceID,
             paymentMethod: row.paymentMethod,
+            // what kind of refusal it was (a refused token, or an answer without an envelope) is kept
+            // on the creation intent; a request refused before it was sent has none
+            ...(await refusalKindOf(row.idTransactionMerchant)),
           },
           await platformErrorWords(words.locale),
         )
@@ -204,6 +207,14 @@ export async function getPayoutDetail(
   };
 }
 
+async function refusalKindOf(idTransactionMerchant: string) {
+  const intent = await getDb().creationIntent.findUnique({
+    where: { idTransactionMerchant },
+    select: { lastErrorKind: true, lastHttpStatus: true },
+  });
+  return { kind: intent?.lastErrorKind ?? null, httpStatus: intent?.lastHttpStatus ?? null };
+}
+
 /**
  * The note of a request that waits. Stored notes are records in the language of whoever caused them,
  * so the words are made again here: for a request the duplicate guard held back, from the earlier
@@ -213,12 +224,22 @@ async function waitingNote(
   row: Parameters<typeof canRelease>[0] & {
     id: string;
     status: PayoutRequestStatus;
+    idTransactionMerchant: string;
     recipientNumber: string;
     amount: { toFixed(): string };
   },
   words: PayoutWords,
 ): Promise<string | null> {
-  if (row.status === "submitting") return words.t("submit.answerLost");
+  if (row.status === "submitting") {
+    // Past its last resend (create-once: MAX_SENDS, MAX_INTENT_AGE_MS) nothing checks it again by itself.
+    const intent = await getDb().creationIntent.findUnique({
+      where: { idTransactionMerchant: row.idTransactionMerchant },
+      select: { state: true },
+    });
+    return intent?.state === "unresolved"
+      ? words.t("submit.unresolved", { id: row.idTransactionMerchant })
+      : words.t("submit.answerLost");
+  }
   if (row.status !== "approved") return null;
   const release = canRelease(row);
   if (!release.ok) return releaseRefusalMessage(words.t, release, row.requiredApprovals);

@@ -246,6 +246,8 @@ async function settle(
       codeError: outcome.codeError,
       message: outcome.message,
       traceID: outcome.traceID,
+      kind: outcome.kind,
+      httpStatus: outcome.httpStatus,
       paymentMethod: row?.paymentMethod ?? null,
     },
     await platformErrorWords(),

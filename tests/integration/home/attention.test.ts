@@ -23,6 +23,7 @@ describe("getAttention", () => {
   it("is all zero and empty on an empty database", async () => {
     expect(await getAttention(now)).toEqual({
       approvalsWaiting: 0,
+      payoutsUnanswered: 0,
       stuckOperations: 0,
       webhookFailures24h: 0,
       oldestUnprocessedWebhookAt: null,
@@ -50,6 +51,15 @@ describe("getAttention", () => {
         { ...base, idTransactionMerchant: `a-${randomUUID()}`, status: "awaiting_approval" },
         { ...base, idTransactionMerchant: `b-${randomUUID()}`, status: "awaiting_approval" },
         { ...base, idTransactionMerchant: `c-${randomUUID()}`, status: "submitted" },
+        { ...base, idTransactionMerchant: "d-unanswered", status: "submitting" },
+        { ...base, idTransactionMerchant: "e-pending", status: "submitting" },
+      ],
+    });
+    // Paydesk gave up resending d's creation; e's is still resent by the background job.
+    await db.creationIntent.createMany({
+      data: [
+        { idTransactionMerchant: "d-unanswered", kind: "payOut", request: {}, state: "unresolved" },
+        { idTransactionMerchant: "e-pending", kind: "payOut", request: {}, state: "pending" },
       ],
     });
     const [stuck, stuckButFinal] = await insertOperations([
@@ -100,6 +110,7 @@ describe("getAttention", () => {
 
     expect(await getAttention(now)).toEqual({
       approvalsWaiting: 2,
+      payoutsUnanswered: 1,
       stuckOperations: 1,
       webhookFailures24h: 2,
       oldestUnprocessedWebhookAt: minutesAgo(7).toISOString(),
@@ -128,6 +139,11 @@ describe("getAttention", () => {
       now,
     );
     expect(all.find((i) => i.key === "approvals")).toMatchObject({ value: { count: 2 }, alert: true });
+    expect(all.find((i) => i.key === "payouts-unanswered")).toMatchObject({
+      value: { count: 1 },
+      alert: true,
+      href: "/payouts?status=submitting",
+    });
     // The stuck count links to the list filtered to exactly those operations.
     const stuckLink = new URL(all.find((i) => i.key === "stuck")!.href, "http://paydesk.local");
     const linked = parseOperationFilter(stuckLink.searchParams);

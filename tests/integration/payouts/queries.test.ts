@@ -239,6 +239,27 @@ describe("the detail", () => {
     });
   });
 
+  it("internalError refused as a token (AuthError, kept on the creation intent) is worded as one", async () => {
+    const row = await request("failed_to_submit", {
+      lastCodeError: "internalError",
+      lastMessage: "bad token",
+    });
+    await getDb().creationIntent.create({
+      data: {
+        idTransactionMerchant: row.idTransactionMerchant,
+        kind: "payOut",
+        request: {},
+        state: "rejected",
+        lastCodeError: "internalError",
+        lastErrorKind: "auth",
+      },
+    });
+    expect((await getPayoutDetail(row.id, staff.maker))?.error).toMatchObject({
+      code: "auth",
+      message: "The platform refused Paydesk's credentials (token). Tell an admin; nothing was created.",
+    });
+  });
+
   it("decisions in order with who made them; the approver who decided is told why not again", async () => {
     const row = await request("awaiting_approval", { requiredApprovals: 2 });
     const db = getDb();
@@ -316,6 +337,24 @@ describe("the detail", () => {
       sending: true,
       note: "The platform's answer was lost. The same request is checked again automatically; do not create the pay-out again.",
     });
+  });
+
+  it("submitting, its creation given up on: nothing checks it by itself any more, a person asks", async () => {
+    const row = await request("submitting", { lastMessage: "timeout" });
+    await getDb().creationIntent.create({
+      data: {
+        idTransactionMerchant: row.idTransactionMerchant,
+        kind: "payOut",
+        request: {},
+        state: "unresolved",
+        attempts: 30,
+      },
+    });
+    expect((await getPayoutDetail(row.id, staff.maker))?.note).toBe(
+      "Paydesk has stopped asking: after many attempts over a day the platform never said whether this " +
+        `pay-out was created. Ask the platform's support about merchant id ${row.idTransactionMerchant} ` +
+        "before doing anything; do not create the pay-out again.",
+    );
   });
 
   it("a note on a request in any other status says nothing", async () => {

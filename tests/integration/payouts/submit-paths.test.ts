@@ -243,20 +243,18 @@ describe("submitPayout's endings", () => {
     });
   });
 
-  // the submission explains the refusal without its kind (lib/payouts/submit.ts does not pass it on), so
-  // internalError is worded so as to claim neither the token nor the platform's own failure
-  it("the token refused (internalError): failed to submit, internalError worded neutrally", async () => {
+  // a refused token answers internalError with the status AuthError: the kind, not the code, says so
+  it("the token refused (internalError, AuthError): failed to submit, the token named", async () => {
     behaviour = "token";
     const row = await request("approved");
     expect(await submitPayout(row.id, approver, platform)).toMatchObject({
       ok: false,
       code: "failed_to_submit",
       error: {
-        code: "internalError",
+        code: "auth",
         codeError: "internalError",
         traceID: "trace-token",
-        message:
-          "The platform answered internalError, a code it uses both for refused credentials (token) and for a failure on its side, so it is not known whether the pay-out was created. Check Operations before creating it again, and give the traceID to the platform's support.",
+        message: "The platform refused Paydesk's credentials (token). Tell an admin; nothing was created.",
       },
     });
     expect(await stored(row.id)).toMatchObject({
