@@ -231,7 +231,7 @@ async function waitingNote(
   words: PayoutWords,
 ): Promise<string | null> {
   if (row.status === "submitting") {
-    // Past its last resend (create-once: MAX_SENDS, MAX_INTENT_AGE_MS) nothing checks it again by itself.
+    // Past its last resend (creation-intent.ts: MAX_SENDS, MAX_INTENT_AGE_MS) nothing checks it again by itself.
     const intent = await getDb().creationIntent.findUnique({
       where: { idTransactionMerchant: row.idTransactionMerchant },
       select: { state: true },

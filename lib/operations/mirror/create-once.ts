@@ -4,19 +4,34 @@ import { getDb } from "@/lib/db";
 import type { CreationIntent, Prisma } from "@/lib/generated/prisma/client";
 import type { CreationKind } from "@/lib/generated/prisma/enums";
 import { getLog } from "@/lib/log";
-import { Decimal } from "@/lib/money/decimal";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import {
+  answerOfLookup,
+  AnswerMismatchError,
+  isInternalError,
+  isRefusal,
+  mismatchedFields,
+  type Answer,
+} from "@/lib/operations/mirror/creation-answer";
+import {
+  claim,
+  exhausted,
+  OPEN,
+  release,
+  settledOutcome,
+  stopped,
+  WAIT_FOR_OTHER_MS,
+  WAIT_STEP_MS,
+} from "@/lib/operations/mirror/creation-intent";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError, PlatformError, PlatformRequestError } from "@/lib/platform/errors";
-import { TRY_LATER_STATUSES } from "@/lib/platform/explain";
 import type {
   FullPaymentFormRequest,
   PayInRequest,
   PayOutRequest,
   PreparePaymentFormRequest,
 } from "@/lib/platform/requests";
-import { normaliseOperationType, type Operation, type OperationType } from "@/lib/platform/schemas";
-import { decimalFromWire } from "@/lib/platform/wire";
+import type { Operation } from "@/lib/platform/schemas";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
 import { storableOrNull, storableText } from "@/lib/storable-text";
 import { sleep } from "@/lib/time/sleep";
@@ -84,33 +99,6 @@ type Platform = Pick<
 type Context = { actorUserId?: string };
 
 const RESENDS = 3;
-/** Sends after which the background job stops resending an intent and leaves it to a person. */
-export const MAX_SENDS = 30;
-/** Age after which the background job stops resending an intent: an operation created that late helps
- * nobody (the client has gone, or a person has acted). */
-export const MAX_INTENT_AGE_MS = 24 * 60 * 60_000;
-/** A caller's claim on an id: longer than a round of sends and look-ups takes; past it, it is abandoned. */
-const CLAIM_SECONDS = 300;
-/** How long a second caller waits for the first one's answer before answering "in progress". */
-const WAIT_FOR_OTHER_MS = 60_000;
-const WAIT_STEP_MS = 200;
-
-/** What an answer says about the operation; a field it does not carry is absent (or null). */
-type Answered = { idTransactionMerchant?: unknown; typeOperation?: unknown; amountInitial?: unknown };
-type Answer = {
-  operation: Operation | null;
-  operationId: string | null;
-  traceID: string | null;
-  link: string | null;
-  answered: Answered;
-};
-
-const EXPECTED_TYPE: Record<Creation["kind"], OperationType> = {
-  payIn: "payIn",
-  payOut: "payOut",
-  formPrepare: "payIn",
-  formFull: "payIn",
-};
 
 async function send(platform: Platform, creation: Creation, context: Context): Promise<Answer> {
   const of = ({ operation, traceID }: { operation: Operation; traceID: string | null }): Answer => ({
@@ -145,121 +133,6 @@ async function send(platform: Platform, creation: Creation, context: Context): P
 
 function paymentMethodOf(creation: Creation): string | null {
   return "paymentMethod" in creation.request ? creation.request.paymentMethod : null;
-}
-
-/** An answer whose operation is not the one asked for: nothing of it is recorded. */
-class AnswerMismatchError extends Error {
-  override name = "AnswerMismatchError";
-  constructor(
-    readonly fields: string[],
-    readonly traceID: string | null,
-  ) {
-    super(`the platform's answer is about another operation (${fields.join(", ")} differ from the request)`);
-  }
-}
-
-/** The fields in which the answer contradicts the request: the same id, type and amount, as far as told. */
-function mismatchedFields(creation: Creation, answered: Answered): string[] {
-  const { idTransactionMerchant, typeOperation, amountInitial } = answered;
-  const wrong: string[] = [];
-  if (idTransactionMerchant != null && idTransactionMerchant !== creation.request.idTransactionMerchant)
-    wrong.push("idTransactionMerchant");
-  if (
-    typeOperation != null &&
-    (typeof typeOperation !== "string" ||
-      normaliseOperationType(typeOperation) !== EXPECTED_TYPE[creation.kind])
-  )
-    wrong.push("typeOperation");
-  if (amountInitial != null) {
-    const amount = amountInitial instanceof Decimal ? amountInitial : decimalFromWire(amountInitial);
-    if (!amount?.equals(creation.request.amount)) wrong.push("amountInitial");
-  }
-  return wrong;
-}
-
-/** The generic internalError (either dialect, or as the envelope's status): the operation may exist. */
-function isInternalError(error: PlatformError): boolean {
-  return [error.codeError, error.codeErrorClass, error.envelopeStatus].some(
-    (v) => v?.trim().toLowerCase() === "internalerror",
-  );
-}
-
-/**
- * A refusal that settles the intent (nothing was created): the token refused (AuthError, HTTP 401/403),
- * a business refusal other than internalError, or a body without an envelope that the server sent as a
- * refusal (HTTP 4xx, outcome known). Lost answers, timeouts and internalError leave it open.
- */
-function isRefusal(error: PlatformError): boolean {
-  if (error.kind === "auth") return true;
-  if (error.kind === "business") return !isInternalError(error);
-  const status = error.httpStatus ?? 0;
-  return (
-    error.kind === "protocol" &&
-    !error.outcomeUnknown &&
-    status >= 400 &&
-    status < 500 &&
-    !TRY_LATER_STATUSES.has(status)
-  );
-}
-
-/** Intents a caller may still send: open, or confirmed without the operation's id (a form's answer). */
-const OPEN = {
-  OR: [{ state: { in: ["pending", "unresolved"] } }, { state: "confirmed", operationId: null }],
-} satisfies Prisma.CreationIntentWhereInput;
-
-/** The outcome a settled intent gives without a call, or null while it is open. */
-function settledOutcome(intent: CreationIntent): CreationOutcome | null {
-  if (intent.state === "confirmed" && intent.operationId)
-    return {
-      status: "created",
-      operationId: intent.operationId,
-      traceID: intent.lastTraceID,
-      linkPaymentForm: intent.linkPaymentForm,
-      operation: null,
-      confirmedNow: false,
-    };
-  if (intent.state === "rejected")
-    return {
-      status: "rejected",
-      codeError: intent.lastCodeError,
-      message: intent.lastMessage ?? "rejected",
-      traceID: intent.lastTraceID,
-      kind: intent.lastErrorKind,
-      httpStatus: intent.lastHttpStatus,
-    };
-  return null;
-}
-
-/** The id for this caller alone until the claim's end (the database's clock), or null when another holds it. */
-async function claim(id: string): Promise<Date | null> {
-  const rows = await getDb().$queryRaw<{ sendingUntil: Date }[]>`
-    UPDATE "CreationIntent"
-    SET "sendingUntil" = now() + ${`${CLAIM_SECONDS} seconds`}::interval, "updatedAt" = now()
-    WHERE "idTransactionMerchant" = ${id}
-      AND (state IN ('pending', 'unresolved') OR (state = 'confirmed' AND "operationId" IS NULL))
-      AND ("sendingUntil" IS NULL OR "sendingUntil" < now())
-    RETURNING "sendingUntil"`;
-  return rows[0]?.sendingUntil ?? null;
-}
-
-async function release(id: string, claimed: Date): Promise<void> {
-  await getDb().creationIntent.updateMany({
-    where: { idTransactionMerchant: id, sendingUntil: claimed },
-    data: { sendingUntil: null },
-  });
-}
-
-function exhausted(intent: Pick<CreationIntent, "attempts" | "createdAt">, now = Date.now()): boolean {
-  return intent.attempts >= MAX_SENDS || now - intent.createdAt.getTime() >= MAX_INTENT_AGE_MS;
-}
-
-function stopped(intent: CreationIntent, last: string | null): CreationOutcome {
-  return {
-    status: "pending",
-    reason: "stopped",
-    message: `Paydesk stopped resending after ${intent.attempts} sends without a definite answer (${last ?? "unknown"}); a person must find out whether idTransactionMerchant ${intent.idTransactionMerchant} exists on the platform.`,
-    traceID: intent.lastTraceID,
-  };
 }
 
 /**
@@ -440,13 +313,6 @@ async function sendUntilKnown(
   }
   return keepOpen(id, last, intent);
 }
-
-const answerOfLookup = (operation: Operation): Omit<Answer, "traceID"> => ({
-  operation,
-  operationId: operation.id,
-  link: null,
-  answered: operation,
-});
 
 /** A round of sends ended without a definite answer: the intent stays open with what was last heard. */
 async function keepOpen(

@@ -7,13 +7,8 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
-import {
-  createOnce,
-  MAX_INTENT_AGE_MS,
-  MAX_SENDS,
-  resolvePendingIntent,
-  type Creation,
-} from "@/lib/operations/mirror/create-once";
+import { createOnce, resolvePendingIntent, type Creation } from "@/lib/operations/mirror/create-once";
+import { MAX_INTENT_AGE_MS, MAX_SENDS } from "@/lib/operations/mirror/creation-intent";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
 import { decodePaymentForm, type Operation } from "@/lib/platform/schemas";
 import { parseWireJson } from "@/lib/platform/wire";

@@ -1,0 +1,77 @@
+import "server-only";
+// A creation intent's claim and give-up rules (createOnce, create-once.ts): who may send it now, when it
+// is settled, and when the background job stops resending it.
+import { getDb } from "@/lib/db";
+import type { CreationIntent, Prisma } from "@/lib/generated/prisma/client";
+import type { CreationOutcome } from "@/lib/operations/mirror/create-once";
+
+/** Sends after which the background job stops resending an intent and leaves it to a person. */
+export const MAX_SENDS = 30;
+/** Age after which the background job stops resending an intent: an operation created that late helps
+ * nobody (the client has gone, or a person has acted). */
+export const MAX_INTENT_AGE_MS = 24 * 60 * 60_000;
+/** A caller's claim on an id: longer than a round of sends and look-ups takes; past it, it is abandoned. */
+const CLAIM_SECONDS = 300;
+/** How long a second caller waits for the first one's answer before answering "in progress". */
+export const WAIT_FOR_OTHER_MS = 60_000;
+export const WAIT_STEP_MS = 200;
+
+/** Intents a caller may still send: open, or confirmed without the operation's id (a form's answer). */
+export const OPEN = {
+  OR: [{ state: { in: ["pending", "unresolved"] } }, { state: "confirmed", operationId: null }],
+} satisfies Prisma.CreationIntentWhereInput;
+
+/** The outcome a settled intent gives without a call, or null while it is open. */
+export function settledOutcome(intent: CreationIntent): CreationOutcome | null {
+  if (intent.state === "confirmed" && intent.operationId)
+    return {
+      status: "created",
+      operationId: intent.operationId,
+      traceID: intent.lastTraceID,
+      linkPaymentForm: intent.linkPaymentForm,
+      operation: null,
+      confirmedNow: false,
+    };
+  if (intent.state === "rejected")
+    return {
+      status: "rejected",
+      codeError: intent.lastCodeError,
+      message: intent.lastMessage ?? "rejected",
+      traceID: intent.lastTraceID,
+      kind: intent.lastErrorKind,
+      httpStatus: intent.lastHttpStatus,
+    };
+  return null;
+}
+
+/** The id for this caller alone until the claim's end (the database's clock), or null when another holds it. */
+export async function claim(id: string): Promise<Date | null> {
+  const rows = await getDb().$queryRaw<{ sendingUntil: Date }[]>`
+    UPDATE "CreationIntent"
+    SET "sendingUntil" = now() + ${`${CLAIM_SECONDS} seconds`}::interval, "updatedAt" = now()
+    WHERE "idTransactionMerchant" = ${id}
+      AND (state IN ('pending', 'unresolved') OR (state = 'confirmed' AND "operationId" IS NULL))
+      AND ("sendingUntil" IS NULL OR "sendingUntil" < now())
+    RETURNING "sendingUntil"`;
+  return rows[0]?.sendingUntil ?? null;
+}
+
+export async function release(id: string, claimed: Date): Promise<void> {
+  await getDb().creationIntent.updateMany({
+    where: { idTransactionMerchant: id, sendingUntil: claimed },
+    data: { sendingUntil: null },
+  });
+}
+
+export function exhausted(intent: Pick<CreationIntent, "attempts" | "createdAt">, now = Date.now()): boolean {
+  return intent.attempts >= MAX_SENDS || now - intent.createdAt.getTime() >= MAX_INTENT_AGE_MS;
+}
+
+export function stopped(intent: CreationIntent, last: string | null): CreationOutcome {
+  return {
+    status: "pending",
+    reason: "stopped",
+    message: `Paydesk stopped resending after ${intent.attempts} sends without a definite answer (${last ?? "unknown"}); a person must find out whether idTransactionMerchant ${intent.idTransactionMerchant} exists on the platform.`,
+    traceID: intent.lastTraceID,
+  };
+}
