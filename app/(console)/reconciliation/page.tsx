@@ -189,10 +189,10 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
                   // an unreadable list item whose id did not read either
                   <Cell kind="code">—</Cell>
                 )}
-                <Cell className="max-w-[14rem] break-all font-mono text-xs">
+                <Cell className="min-w-[10rem] max-w-[16rem] text-xs [overflow-wrap:anywhere]">
                   {side(d.kind, d.mirrorValue)}
                 </Cell>
-                <Cell className="max-w-[14rem] break-all font-mono text-xs">
+                <Cell className="min-w-[10rem] max-w-[16rem] text-xs [overflow-wrap:anywhere]">
                   {side(d.kind, d.platformValue)}
                 </Cell>
                 <Cell className="text-xs">
