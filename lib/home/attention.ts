@@ -33,7 +33,7 @@ export async function getAttention(now = new Date()): Promise<Attention> {
     db.$queryRaw<{ count: bigint }[]>`
         SELECT count(*) AS count FROM "PayoutRequest" p
           JOIN "CreationIntent" i ON i."idTransactionMerchant" = p."idTransactionMerchant"
-        WHERE p.status = 'submitting' AND i.state = 'unresolved'`,
+        WHERE p.status = 'submitting' AND i.state = 'pending' AND i."gaveUpAt" IS NOT NULL`,
     db.operation.count({
       where: { stuckFlaggedAt: { not: null }, status: { notIn: [...finalStatuses] } },
     }),

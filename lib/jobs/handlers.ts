@@ -48,7 +48,11 @@ export function jobHandlers(
     retention: () => pruneExpiredRecords(),
     pendingIntents: async () => {
       const pending = await getDb().creationIntent.findMany({
-        where: { state: "pending", updatedAt: { lt: new Date(Date.now() - PENDING_INTENT_AGE_MS) } },
+        where: {
+          state: "pending",
+          gaveUpAt: null,
+          updatedAt: { lt: new Date(Date.now() - PENDING_INTENT_AGE_MS) },
+        },
         select: { idTransactionMerchant: true },
         take: 100,
       });

@@ -231,12 +231,12 @@ async function waitingNote(
   words: PayoutWords,
 ): Promise<string | null> {
   if (row.status === "submitting") {
-    // Past its last resend (creation-intent.ts: MAX_SENDS, MAX_INTENT_AGE_MS) nothing checks it again by itself.
+    // Given up on (creation-intent.ts: MAX_INTENT_AGE_MS), nothing checks it again by itself.
     const intent = await getDb().creationIntent.findUnique({
       where: { idTransactionMerchant: row.idTransactionMerchant },
-      select: { state: true },
+      select: { state: true, gaveUpAt: true },
     });
-    return intent?.state === "unresolved"
+    return intent?.state === "pending" && intent.gaveUpAt
       ? words.t("submit.unresolved", { id: row.idTransactionMerchant })
       : words.t("submit.answerLost");
   }

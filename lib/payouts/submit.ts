@@ -13,6 +13,7 @@ import { isPlatformError } from "@/lib/platform/errors";
 import { getPlatformClient } from "@/lib/platform/from-env";
 import type { PayOutMethod } from "@/lib/platform/payment-methods";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { settledOutcome } from "@/lib/operations/mirror/creation-intent";
 import { storableOrNull } from "@/lib/storable-text";
 import { explainPlatformRefusal, platformErrorWords, type ExplainedError } from "./errors";
 import { moveRequest } from "./move";
@@ -215,10 +216,16 @@ async function settle(
         lastTraceID: storableOrNull(outcome.traceID),
       },
     });
+    const words = await payoutWords();
+    const givenUp =
+      outcome.reason === "stopped" &&
+      (await db.payoutRequest.findUnique({ where: { id }, select: { idTransactionMerchant: true } }));
     return {
       ok: true,
       status: "submitting",
-      message: (await payoutWords()).t("submit.answerLost"),
+      message: givenUp
+        ? words.t("submit.unresolved", { id: givenUp.idTransactionMerchant })
+        : words.t("submit.answerLost"),
       traceID: outcome.traceID,
     };
   }
@@ -331,28 +338,10 @@ export async function syncSubmittingPayouts(
     const intent = await db.creationIntent.findUnique({
       where: { idTransactionMerchant: row.idTransactionMerchant },
     });
+    const outcome = intent ? settledOutcome(intent) : null;
     let result: SubmitResult | null = null;
-    if (intent?.state === "confirmed" && intent.operationId) {
-      result = await settle(
-        row.id,
-        systemActor,
-        {
-          status: "created",
-          operationId: intent.operationId,
-          traceID: intent.lastTraceID,
-          linkPaymentForm: null,
-          operation: null,
-        },
-        platform,
-      );
-    } else if (intent?.state === "rejected") {
-      result = await settle(row.id, systemActor, {
-        status: "rejected",
-        codeError: intent.lastCodeError,
-        message: intent.lastMessage ?? "rejected",
-        traceID: intent.lastTraceID,
-      });
-    } else if (!intent && now.getTime() - row.updatedAt.getTime() > STALE_SUBMITTING_MS) {
+    if (outcome) result = await settle(row.id, systemActor, outcome, platform);
+    else if (!intent && now.getTime() - row.updatedAt.getTime() > STALE_SUBMITTING_MS) {
       result = await send(row, systemActor, platform);
     }
     if (result && !(result.ok && result.status === "submitting")) settled++;

@@ -54,7 +54,7 @@ export type PendingReason =
   | "answerMismatch"
   /** another caller is sending it right now */
   | "inProgress"
-  /** no more resends (MAX_SENDS, MAX_INTENT_AGE_MS): a person must find out whether it exists */
+  /** no more resends (MAX_INTENT_AGE_MS, `gaveUpAt`): a person must find out whether it exists */
   | "stopped";
 
 export type CreationOutcome =
@@ -195,8 +195,8 @@ export async function createOnce(
 
 /**
  * Resends a pending intent (background job for intents whose answer was lost), without waiting for
- * another caller sending it. One past MAX_SENDS or MAX_INTENT_AGE_MS is not sent: it is marked
- * unresolved (the job no longer picks it up) and left to a person.
+ * another caller sending it. One older than MAX_INTENT_AGE_MS is not sent: it is marked given up
+ * (`gaveUpAt`: the job no longer picks it up) and left to a person.
  */
 export async function resolvePendingIntent(
   platform: Platform,
@@ -204,11 +204,10 @@ export async function resolvePendingIntent(
 ): Promise<CreationOutcome> {
   const db = getDb();
   const intent = await db.creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant } });
-  if (intent.state === "unresolved") return stopped(intent, intent.lastMessage);
-  if (intent.state === "pending" && exhausted(intent)) {
+  if (intent.state === "pending" && (intent.gaveUpAt || exhausted(intent))) {
     await db.creationIntent.updateMany({
-      where: { idTransactionMerchant, state: "pending" },
-      data: { state: "unresolved" },
+      where: { idTransactionMerchant, state: "pending", gaveUpAt: null },
+      data: { gaveUpAt: new Date() },
     });
     return stopped(intent, intent.lastMessage);
   }
@@ -218,6 +217,24 @@ export async function resolvePendingIntent(
     creation,
     { actorUserId: intent.createdById ?? undefined },
     { resendDelayMs: 0, wait: false },
+  );
+}
+
+/**
+ * Settles or notes an open intent, only while it is still open: a caller whose claim outlived may find it
+ * settled by another (or by a release without claims during a deploy), whose outcome then stands.
+ */
+async function writeIfOpen(
+  id: string,
+  data: Prisma.CreationIntentUpdateManyMutationInput,
+): Promise<CreationOutcome | null> {
+  const { count } = await getDb().creationIntent.updateMany({
+    where: { idTransactionMerchant: id, ...OPEN },
+    data,
+  });
+  if (count > 0) return null;
+  return settledOutcome(
+    await getDb().creationIntent.findUniqueOrThrow({ where: { idTransactionMerchant: id } }),
   );
 }
 
@@ -248,17 +265,15 @@ async function sendUntilKnown(
         // Refused locally, nothing was sent: sending it again cannot succeed, so the intent is settled
         // as rejected (no platform code, no trace) instead of staying pending for the background job.
         const message = storableText(error.message);
-        await db.creationIntent.update({
-          where: { idTransactionMerchant: id },
-          data: {
-            state: "rejected",
-            lastCodeError: null,
-            lastMessage: message,
-            lastTraceID: null,
-            lastErrorKind: null,
-            lastHttpStatus: null,
-          },
+        const settled = await writeIfOpen(id, {
+          state: "rejected",
+          lastCodeError: null,
+          lastMessage: message,
+          lastTraceID: null,
+          lastErrorKind: null,
+          lastHttpStatus: null,
         });
+        if (settled) return settled;
         return {
           status: "rejected",
           codeError: null,
@@ -296,18 +311,15 @@ async function sendUntilKnown(
           kind: error.kind,
           httpStatus: error.httpStatus,
         };
-        await db.creationIntent.update({
-          where: { idTransactionMerchant: id },
-          data: {
-            state: "rejected",
-            lastCodeError: refusal.codeError,
-            lastMessage: refusal.message,
-            lastTraceID: refusal.traceID,
-            lastErrorKind: refusal.kind,
-            lastHttpStatus: refusal.httpStatus,
-          },
+        const settled = await writeIfOpen(id, {
+          state: "rejected",
+          lastCodeError: refusal.codeError,
+          lastMessage: refusal.message,
+          lastTraceID: refusal.traceID,
+          lastErrorKind: refusal.kind,
+          lastHttpStatus: refusal.httpStatus,
         });
-        return { status: "rejected", ...refusal };
+        return settled ?? { status: "rejected", ...refusal };
       }
     }
   }
@@ -326,18 +338,16 @@ async function keepOpen(
   );
   const message = storableOrNull(last?.message ?? null);
   const stop = sent !== null && exhausted(sent);
-  const intent = await getDb().creationIntent.update({
-    where: { idTransactionMerchant: id },
-    data: {
-      lastMessage: message,
-      lastTraceID: traceID,
-      lastCodeError: storableOrNull(platformError?.codeError ?? null),
-      lastErrorKind: platformError?.kind ?? null,
-      lastHttpStatus: platformError?.httpStatus ?? null,
-      ...(stop ? { state: "unresolved" as const } : {}),
-    },
+  const settled = await writeIfOpen(id, {
+    lastMessage: message,
+    lastTraceID: traceID,
+    lastCodeError: storableOrNull(platformError?.codeError ?? null),
+    lastErrorKind: platformError?.kind ?? null,
+    lastHttpStatus: platformError?.httpStatus ?? null,
+    ...(stop ? { gaveUpAt: new Date() } : {}),
   });
-  if (stop) return stopped(intent, message);
+  if (settled) return settled;
+  if (stop) return stopped(sent, message);
   const shown = message ?? "unknown";
   if (last instanceof AnswerMismatchError)
     return {

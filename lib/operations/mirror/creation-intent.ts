@@ -5,10 +5,9 @@ import { getDb } from "@/lib/db";
 import type { CreationIntent, Prisma } from "@/lib/generated/prisma/client";
 import type { CreationOutcome } from "@/lib/operations/mirror/create-once";
 
-/** Sends after which the background job stops resending an intent and leaves it to a person. */
-export const MAX_SENDS = 30;
-/** Age after which the background job stops resending an intent: an operation created that late helps
- * nobody (the client has gone, or a person has acted). */
+/** Age after which the background job stops resending an intent (`gaveUpAt`): an operation created that
+ * late helps nobody (the client has gone, or a person has acted). Age, not sends: a platform out for an
+ * hour costs sixty rounds of three, and the pay-outs waiting on it must still settle by themselves. */
 export const MAX_INTENT_AGE_MS = 24 * 60 * 60_000;
 /** A caller's claim on an id: longer than a round of sends and look-ups takes; past it, it is abandoned. */
 const CLAIM_SECONDS = 300;
@@ -18,7 +17,7 @@ export const WAIT_STEP_MS = 200;
 
 /** Intents a caller may still send: open, or confirmed without the operation's id (a form's answer). */
 export const OPEN = {
-  OR: [{ state: { in: ["pending", "unresolved"] } }, { state: "confirmed", operationId: null }],
+  OR: [{ state: "pending" }, { state: "confirmed", operationId: null }],
 } satisfies Prisma.CreationIntentWhereInput;
 
 /** The outcome a settled intent gives without a call, or null while it is open. */
@@ -50,7 +49,7 @@ export async function claim(id: string): Promise<Date | null> {
     UPDATE "CreationIntent"
     SET "sendingUntil" = now() + ${`${CLAIM_SECONDS} seconds`}::interval, "updatedAt" = now()
     WHERE "idTransactionMerchant" = ${id}
-      AND (state IN ('pending', 'unresolved') OR (state = 'confirmed' AND "operationId" IS NULL))
+      AND (state = 'pending' OR (state = 'confirmed' AND "operationId" IS NULL))
       AND ("sendingUntil" IS NULL OR "sendingUntil" < now())
     RETURNING "sendingUntil"`;
   return rows[0]?.sendingUntil ?? null;
@@ -63,15 +62,15 @@ export async function release(id: string, claimed: Date): Promise<void> {
   });
 }
 
-export function exhausted(intent: Pick<CreationIntent, "attempts" | "createdAt">, now = Date.now()): boolean {
-  return intent.attempts >= MAX_SENDS || now - intent.createdAt.getTime() >= MAX_INTENT_AGE_MS;
+export function exhausted(intent: Pick<CreationIntent, "createdAt">, now = Date.now()): boolean {
+  return now - intent.createdAt.getTime() >= MAX_INTENT_AGE_MS;
 }
 
 export function stopped(intent: CreationIntent, last: string | null): CreationOutcome {
   return {
     status: "pending",
     reason: "stopped",
-    message: `Paydesk stopped resending after ${intent.attempts} sends without a definite answer (${last ?? "unknown"}); a person must find out whether idTransactionMerchant ${intent.idTransactionMerchant} exists on the platform.`,
+    message: `Paydesk stopped resending after ${intent.attempts} sends over a day without a definite answer (${last ?? "unknown"}); a person must find out whether idTransactionMerchant ${intent.idTransactionMerchant} exists on the platform.`,
     traceID: intent.lastTraceID,
   };
 }

@@ -58,7 +58,7 @@ describe("getAttention", () => {
     // Paydesk gave up resending d's creation; e's is still resent by the background job.
     await db.creationIntent.createMany({
       data: [
-        { idTransactionMerchant: "d-unanswered", kind: "payOut", request: {}, state: "unresolved" },
+        { idTransactionMerchant: "d-unanswered", kind: "payOut", request: {}, gaveUpAt: now },
         { idTransactionMerchant: "e-pending", kind: "payOut", request: {}, state: "pending" },
       ],
     });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/db";
 import { getLog } from "@/lib/log";
 import { createOnce, resolvePendingIntent, type Creation } from "@/lib/operations/mirror/create-once";
-import { MAX_INTENT_AGE_MS, MAX_SENDS } from "@/lib/operations/mirror/creation-intent";
+import { MAX_INTENT_AGE_MS } from "@/lib/operations/mirror/creation-intent";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
 import { decodePaymentForm, type Operation } from "@/lib/platform/schemas";
 import { parseWireJson } from "@/lib/platform/wire";
@@ -343,7 +343,9 @@ describe("an intent is not resent for ever", () => {
     getDb()
       .$executeRaw`UPDATE "CreationIntent" SET "createdAt" = now() - ${`${ms} milliseconds`}::interval WHERE "idTransactionMerchant" = ${creation.request.idTransactionMerchant}`;
 
-  it(`after ${MAX_SENDS} sends the job stops and the intent needs a person`, async () => {
+  // An outage of the platform's answers is counted in time, not sends: pay-outs in flight during an
+  // hour-long outage (sixty rounds of three) must still settle by themselves when it ends.
+  it("an hour of lost answers does not give it up: the job still resends it", async () => {
     const creation = payout();
     await createOnce(
       scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
@@ -353,12 +355,33 @@ describe("an intent is not resent for ever", () => {
     );
     await getDb().creationIntent.update({
       where: { idTransactionMerchant: creation.request.idTransactionMerchant },
-      data: { attempts: MAX_SENDS - 1 },
+      data: { attempts: 180 },
     });
-    const job = scripted({ createPayOut: [lost("d"), lost("e"), lost("f")] });
-    const outcome = await resolvePendingIntent(job.platform, creation.request.idTransactionMerchant);
-    expect(outcome).toMatchObject({ status: "pending", reason: "stopped" });
-    expect(await intentOf(creation)).toMatchObject({ state: "unresolved" });
+    const op = operationFor(creation);
+    const job = scripted({ createPayOut: [lost("d"), created(op)] });
+    expect(await resolvePendingIntent(job.platform, creation.request.idTransactionMerchant)).toMatchObject({
+      status: "created",
+      operationId: op.id,
+    });
+    expect(await intentOf(creation)).toMatchObject({ state: "confirmed", gaveUpAt: null });
+  });
+
+  it("a day on, the round under way ends given up; the job then stops; a person sending again is settled", async () => {
+    const creation = payout();
+    await createOnce(
+      scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
+      creation,
+      {},
+      { resendDelayMs: 0 },
+    );
+    await age(creation, MAX_INTENT_AGE_MS + 60_000);
+    // a person's send of the same form: one more round with the same id, then given up
+    const round = scripted({ createPayOut: [lost("d"), lost("e"), lost("f")] });
+    expect(await createOnce(round.platform, creation, {}, { resendDelayMs: 0 })).toMatchObject({
+      status: "pending",
+      reason: "stopped",
+    });
+    expect(await intentOf(creation)).toMatchObject({ state: "pending", gaveUpAt: expect.any(Date) });
 
     const next = scripted({});
     expect(await resolvePendingIntent(next.platform, creation.request.idTransactionMerchant)).toMatchObject({
@@ -367,7 +390,6 @@ describe("an intent is not resent for ever", () => {
     });
     expect(next.calls).toEqual([]);
 
-    // a person sending the same form again: sent with the same id, and settled by the answer
     const op = operationFor(creation);
     const person = scripted({ createPayOut: [created(op)] });
     expect(await createOnce(person.platform, creation)).toMatchObject({
@@ -392,7 +414,35 @@ describe("an intent is not resent for ever", () => {
       reason: "stopped",
     });
     expect(job.calls).toEqual([]);
-    expect(await intentOf(creation)).toMatchObject({ state: "unresolved" });
+    expect(await intentOf(creation)).toMatchObject({ state: "pending", gaveUpAt: expect.any(Date) });
+  });
+});
+
+describe("an intent settled by another caller meanwhile", () => {
+  // Two callers can send one id when a claim outlives its lease (a very slow platform) or a release
+  // without claims runs beside this one during a deploy: the outcome written first stands.
+  it.each([
+    ["a refusal", failure({ kind: "business", description: "refused", codeError: "fraud" })],
+    ["a lost answer", lost("x")],
+  ])("%s does not overwrite a confirmed intent", async (_, answer) => {
+    const creation = payout();
+    const op = operationFor(creation);
+    const id = creation.request.idTransactionMerchant;
+    const meanwhile = async () => {
+      await getDb().creationIntent.update({
+        where: { idTransactionMerchant: id },
+        data: { state: "confirmed", operationId: op.id },
+      });
+      return answer();
+    };
+    const outcome = await createOnce(
+      scripted({ createPayOut: [meanwhile, answer, answer] }).platform,
+      creation,
+      {},
+      { resendDelayMs: 0 },
+    );
+    expect(outcome).toMatchObject({ status: "created", operationId: op.id });
+    expect(await intentOf(creation)).toMatchObject({ state: "confirmed", operationId: op.id });
   });
 });
 

@@ -346,7 +346,7 @@ describe("the detail", () => {
         idTransactionMerchant: row.idTransactionMerchant,
         kind: "payOut",
         request: {},
-        state: "unresolved",
+        gaveUpAt: new Date(),
         attempts: 30,
       },
     });
