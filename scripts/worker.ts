@@ -3,8 +3,10 @@ import { startWorker } from "../lib/jobs/worker";
 import { exitOnStartupProblem } from "../lib/startup";
 import { loadDotEnv } from "./lib/dotenv";
 
-// After SIGTERM: webhook batches in flight finish, jobs in progress get JOB_DRAIN_MS, the process exits
-// within SHUTDOWN_BOUND_MS whatever happens (a job left unfinished expires and another worker retries it).
+// After SIGTERM: each webhook loop finishes the delivery it is deciding and gives back the rest of its
+// batch; jobs in progress get JOB_DRAIN_MS (one still running then is marked failed, and pg-boss retries
+// it at once: a pay-out's submission after 10 s); the process exits within SHUTDOWN_BOUND_MS whatever
+// happens.
 const JOB_DRAIN_MS = 20_000;
 const SHUTDOWN_BOUND_MS = 25_000;
 

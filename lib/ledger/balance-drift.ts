@@ -27,6 +27,24 @@ export async function lockBalanceProof(tx: Prisma.TransactionClient): Promise<vo
 }
 
 /**
+ * lockBalanceProof for a person waiting on a page: the proof may hold the lock for minutes while it settles
+ * (settleComparisons, lib/ledger/proof.ts), longer than an interactive transaction lasts (lib/db.ts), so
+ * this waits at most `waitMs` and answers false if the lock is still held then. It tries the lock rather
+ * than setting a lock_timeout: a lock timeout is an error, which would abort the caller's transaction.
+ */
+export async function tryLockBalanceProof(tx: Prisma.TransactionClient, waitMs: number): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const [row] = await tx.$queryRaw<
+      { locked: boolean }[]
+    >`SELECT pg_try_advisory_xact_lock(7370011) AS locked`;
+    if (row?.locked) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
  * Books an unexplained part of the platform's balance under the currency's open item; opens one if none.
  * Call it under lockBalanceProof. The item is added to only while it is still unresolved: one resolved
  * since it was read (by a path that does not take the lock) is left as it was, and a new item is opened.

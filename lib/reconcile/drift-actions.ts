@@ -3,14 +3,17 @@ import { audit, type Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
 import { translatorFor } from "@/lib/auth/translator";
 import type { DriftState } from "@/lib/generated/prisma/enums";
-import { lockBalanceProof } from "@/lib/ledger/balance-drift";
+import { tryLockBalanceProof } from "@/lib/ledger/balance-drift";
 import { Decimal } from "@/lib/money/decimal";
 
 export type DriftDecision = "acknowledge" | "resolve";
 
 export type DriftChangeResult =
   | { ok: true; id: string; state: DriftState }
-  | { ok: false; code: "not_found" | "not_allowed"; message: string };
+  | { ok: false; code: "not_found" | "not_allowed" | "busy"; message: string };
+
+/** How long a decision on a balance difference waits for the balance proof before saying it is busy. */
+const PROOF_WAIT_MS = 10_000;
 
 // open -> acknowledged (seen, being looked into); open or acknowledged -> resolved (with what was done).
 const allowedFrom: Record<DriftDecision, DriftState[]> = {
@@ -25,6 +28,8 @@ const allowedFrom: Record<DriftDecision, DriftState[]> = {
  * A balance difference is decided under the balance proof's lock (lib/ledger/balance-drift.ts), and only
  * for the amount the person saw (`seen.amount`, the page's): a movement the proof booked under the item
  * since the page was shown refuses the decision (reload and look again) instead of being resolved unseen.
+ * The proof may hold its lock longer than the transaction may last: after PROOF_WAIT_MS the decision is
+ * refused as `busy` (try again shortly), with nothing changed.
  */
 export async function decideDrift(
   actor: Actor,
@@ -35,7 +40,8 @@ export async function decideDrift(
 ): Promise<DriftChangeResult> {
   const next: DriftState = decision === "acknowledge" ? "acknowledged" : "resolved";
   const t = await translatorFor("reconciliation");
-  // A decision on a balance difference may wait for the proof to finish settling (lib/db.ts: 30 s at most).
+  // A decision on a balance difference waits for the proof to finish settling, but only PROOF_WAIT_MS of the
+  // transaction's 30 s (lib/db.ts): the proof may take longer.
   return getDb().$transaction(async (tx) => {
     const read = () =>
       tx.driftItem.findUnique({
@@ -44,7 +50,9 @@ export async function decideDrift(
       });
     let item = await read();
     if (item?.kind === "balanceDifference") {
-      await lockBalanceProof(tx);
+      if (!(await tryLockBalanceProof(tx, PROOF_WAIT_MS))) {
+        return { ok: false, code: "busy", message: t("decision.busy") };
+      }
       item = await read();
     }
     if (!item) return { ok: false, code: "not_found", message: t("decision.noSuchItem") };

@@ -6,7 +6,9 @@ import { getSettings, type Settings } from "@/lib/settings/settings";
 /**
  * Retention of the two tables that grow with traffic: ApiCall (every platform call, masked bodies) and
  * WebhookDelivery (every webhook body). Rows older than their retention are deleted in bounded batches
- * (a short transaction each, so the inbox and the recorder never wait long), walking from the oldest row. Never deleted, whatever their age:
+ * (a short transaction each, so the inbox and the recorder never wait long), in time order: each run
+ * resumes from where the last one stopped (a stored cursor), and starts from the oldest row again once a
+ * sweep has reached its cutoff. Never deleted, whatever their age:
  *   - a webhook not processed yet (still in the inbox);
  *   - rows of an operation with a drift item not resolved yet (open or acknowledged: the evidence of the
  *     disagreement while someone looks into it);

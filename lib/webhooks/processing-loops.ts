@@ -13,8 +13,8 @@ export type ProcessingLoops = { stop: () => Promise<void> };
  * process's CPU, bounds a loop: `loops` is how many read-backs one worker has in flight. Deliveries of
  * one operation handled by two loops at once are serialised where they are applied (apply-snapshot.ts
  * takes the operation's advisory lock and never lets a status go back). `stop` lets each loop finish
- * the deliveries it holds (a process killed first leaves their leases to run out: another worker takes
- * them a minute later).
+ * the delivery it is deciding and give back the rest of its batch at once (a process killed first leaves
+ * their leases to run out: another worker takes them a minute later).
  */
 export function startProcessingLoops(
   platform: Pick<PlatformClient, "getOperation">,

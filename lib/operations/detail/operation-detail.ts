@@ -53,7 +53,9 @@ export type OperationDetail = {
 /**
  * A record kind's retention as the operation page states it: `mayBeIncomplete` when the operation is
  * older than `days` (its dateAdded, when it was first seen, or its oldest status change), so records of
- * it may have been deleted and an empty list does not mean there were none.
+ * it may have been deleted and an empty list does not mean there were none. Not when retention has kept
+ * them all along (lib/retention/prune.ts): those of a pay-out, and the webhooks of an operation with a
+ * drift item not resolved yet, opened before any of them was old enough to go.
  */
 export type RetentionNote = RetentionPeriod & { mayBeIncomplete: boolean };
 
@@ -141,12 +143,19 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     include: {
       history: { orderBy: [{ recordedAt: "asc" }, { id: "asc" }] },
       payoutRequest: {
-        select: { id: true, status: true, recipientName: true, recipientNumber: true, bankName: true },
+        select: {
+          id: true,
+          status: true,
+          recipientName: true,
+          recipientNumber: true,
+          bankName: true,
+          createdAt: true,
+        },
       },
     },
   });
   if (!op) return null;
-  const [webhooks, apiCalls, balanceCurrency, settings] = await Promise.all([
+  const [webhooks, apiCalls, balanceCurrency, settings, unresolvedDrift] = await Promise.all([
     db.webhookDelivery.findMany({
       where: { operationId: id },
       orderBy: { receivedAt: "asc" },
@@ -161,6 +170,11 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     }),
     getBalanceCurrency(),
     getSettings(),
+    db.driftItem.findFirst({
+      where: { operationId: id, state: { not: "resolved" } },
+      orderBy: { createdAt: "asc" },
+      select: { createdAt: true },
+    }),
   ]);
   // The earliest moment anything about the operation can have been recorded (history is in time order).
   const since = new Date(
@@ -171,10 +185,19 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     ),
   );
   const periods = retentionPeriods(settings);
-  const note = (period: RetentionPeriod): RetentionNote => ({
+  // Since when retention has kept every record of a kind (lib/retention/prune.ts), if it does: those of a
+  // pay-out for ever (its request exists before the operation; calls by the operation's id or by its
+  // idTransactionMerchant, which is the request's), an operation's webhooks while a drift item about it is
+  // not resolved. A drift item does not keep a call recorded before the operation's id was known (only by
+  // its idTransactionMerchant), so it does not speak for the calls. Records old enough to go before then
+  // may be gone.
+  const keptSince = (...from: (Date | null | undefined)[]) =>
+    from.reduce<Date>((earliest, at) => (at && at < earliest ? at : earliest), now);
+  const note = (period: RetentionPeriod, kept: Date): RetentionNote => ({
     ...period,
-    mayBeIncomplete: olderThanRetention(since, period, now),
+    mayBeIncomplete: olderThanRetention(since, period, kept),
   });
+  const payoutKeptSince = op.payoutRequest?.createdAt;
   const number = op.detailsNumber ?? op.payoutRequest?.recipientNumber ?? null;
   return {
     id: op.id,
@@ -212,7 +235,10 @@ export async function getOperationDetail(id: string, now = new Date()): Promise<
     timeline: buildTimeline(op.dateAdded, op.history, now),
     webhooks: webhooks.map(presentWebhook),
     apiCalls: apiCalls.map((c) => ({ ...presentApiCall(c), actorEmail: c.actor?.email ?? null })),
-    retention: { apiCalls: note(periods.apiCalls), webhooks: note(periods.webhooks) },
+    retention: {
+      apiCalls: note(periods.apiCalls, keptSince(payoutKeptSince)),
+      webhooks: note(periods.webhooks, keptSince(payoutKeptSince, unresolvedDrift?.createdAt)),
+    },
     raw: maskNumbersInJson(op.raw),
   };
 }

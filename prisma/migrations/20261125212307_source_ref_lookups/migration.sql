@@ -1,6 +1,6 @@
 -- CreateIndex
-CREATE INDEX "OperationStatusChange_sourceRef_idx" ON "OperationStatusChange"("sourceRef");
+CREATE INDEX IF NOT EXISTS "OperationStatusChange_sourceRef_idx" ON "OperationStatusChange"("sourceRef");
 
 -- CreateIndex
-CREATE INDEX "DriftItem_sourceRef_idx" ON "DriftItem"("sourceRef");
+CREATE INDEX IF NOT EXISTS "DriftItem_sourceRef_idx" ON "DriftItem"("sourceRef");
 

@@ -39,6 +39,9 @@ const oldWithSome = randomUUID(); // 200 days old, a failed call and a refused w
 const recent = randomUUID(); // 5 days old, nothing recorded
 const seenLongAgo = randomUUID(); // dateAdded recent (as the platform says) but first seen 120 days ago
 const historyOld = randomUUID(); // 40 days old, its oldest status change 40 days ago
+const oldPayout = randomUUID(); // 200 days old, the operation of a pay-out request: nothing pruned
+const oldDriftEarly = randomUUID(); // 200 days old, a drift item unresolved since it was 10 days old
+const oldDriftLate = randomUUID(); // 200 days old, a drift item unresolved since 5 days ago
 
 let restore: () => Promise<void>;
 
@@ -52,9 +55,17 @@ beforeAll(async () => {
     { id: recent, dateAdded: daysAgo(5) },
     { id: seenLongAgo, dateAdded: daysAgo(3) },
     { id: historyOld, dateAdded: daysAgo(20) },
+    {
+      id: oldPayout,
+      dateAdded: daysAgo(200),
+      typeOperation: "payOut",
+      idTransactionMerchant: "po-old-payout",
+    },
+    { id: oldDriftEarly, dateAdded: daysAgo(200) },
+    { id: oldDriftLate, dateAdded: daysAgo(200) },
   ]);
   await db.operation.updateMany({
-    where: { id: { in: [oldEmpty, oldWithSome] } },
+    where: { id: { in: [oldEmpty, oldWithSome, oldPayout, oldDriftEarly, oldDriftLate] } },
     data: { firstSeenAt: daysAgo(200) },
   });
   await db.operation.updateMany({
@@ -196,6 +207,56 @@ describe("an operation older than the retention of its records", () => {
       });
       forgetCachedSettings();
     }
+  });
+});
+
+describe("an old operation whose records retention keeps", () => {
+  it("a pay-out's: its calls and webhooks are never deleted, so no list says they may be", async () => {
+    const maker = await createStaff("finance");
+    await getDb().payoutRequest.create({
+      data: {
+        idTransactionMerchant: "po-old-payout",
+        paymentMethod: "toCard",
+        bankName: "Sberbank",
+        recipientNumber: "4276000000000001",
+        recipientName: "A B",
+        amount: "100",
+        clientID: "c",
+        clientIP: "198.51.100.1",
+        clientDateCreated: daysAgo(201),
+        createdAt: daysAgo(201),
+        makerId: maker.id,
+        operationId: oldPayout,
+      },
+    });
+    const d = await detail(oldPayout);
+    expect(d.retention).toEqual({
+      apiCalls: { days: 90, longerDays: 365, mayBeIncomplete: false },
+      webhooks: { days: 90, longerDays: 365, mayBeIncomplete: false },
+    });
+    expect(calls(d)).toContain("No API calls recorded.");
+    expect(webhooks(d)).toContain("No webhooks received.");
+    expect(calls(d, "ru")).toContain("Запросов к API не записано.");
+    expect(webhooks(d, "ru")).toContain("Вебхуков не поступало.");
+  });
+
+  it("an unresolved drift item's: its webhooks are kept since the item was opened", async () => {
+    const db = getDb();
+    const run = await db.reconciliationRun.create({ data: { kind: "full", status: "completed" } });
+    await db.driftItem.createMany({
+      data: [
+        { runId: run.id, operationId: oldDriftEarly, kind: "statusMismatch", createdAt: daysAgo(190) },
+        { runId: run.id, operationId: oldDriftLate, kind: "statusMismatch", createdAt: daysAgo(5) },
+      ],
+    });
+    // Opened before any of its webhooks was old enough to go: none went. Its calls: a call recorded before
+    // the operation's id was known (by idTransactionMerchant only) is not kept by a drift item.
+    expect((await detail(oldDriftEarly)).retention).toEqual({
+      apiCalls: { days: 90, longerDays: 365, mayBeIncomplete: true },
+      webhooks: { days: 90, longerDays: 365, mayBeIncomplete: false },
+    });
+    // Opened when webhooks older than 90 days may already have gone.
+    expect((await detail(oldDriftLate)).retention.webhooks.mayBeIncomplete).toBe(true);
   });
 });
 

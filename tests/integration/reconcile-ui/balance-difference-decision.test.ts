@@ -1,9 +1,11 @@
 // Resolving a balance difference while the balance proof books a movement: the proof and a person's
 // decision take one lock, the decision applies to the amount the person saw, and a movement is never
 // added to an item once it is resolved: new money is always under an item still open.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { getDatabaseUrl } from "@/lib/env";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import {
   bookUnexplainedDifference,
@@ -156,6 +158,33 @@ describe("a balance difference resolved while the proof books a movement", () =>
       ["1.0000", item!.id],
       ["2.0000", opened!.id],
     ]);
+  });
+
+  it("a decision while the proof holds its lock past the wait is refused as busy, in words, with nothing changed", async () => {
+    await book("4", "GBP");
+    const [item] = await items("GBP");
+    // The proof's lock held by another session (as a long settleComparisons holds it): a session lock
+    // and the proof's transaction lock on the same key exclude each other.
+    const holder = new pg.Client({ connectionString: getDatabaseUrl() });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock(7370011)");
+      expect(await decideDrift(actor, item!.id, "resolve", "top-up of 4 confirmed", { amount: "4" })).toEqual(
+        {
+          ok: false,
+          code: "busy",
+          message: "The balance proof is running; try again in a minute.",
+        },
+      );
+    } finally {
+      await holder.end(); // ends the session, which releases the lock
+    }
+    expect(await shown("GBP")).toEqual([["open", "4.0000"]]);
+    expect(await db().auditLog.count({ where: { targetId: item!.id } })).toBe(0);
+    // Once the proof is done, the same decision goes through.
+    expect(
+      await decideDrift(actor, item!.id, "resolve", "top-up of 4 confirmed", { amount: "4" }),
+    ).toMatchObject({ ok: true, state: "resolved" });
   });
 
   it("the page's form sends the amount it showed; a resolution without it, or with another, is refused", async () => {
