@@ -1,8 +1,9 @@
 // A platform for createOnce (lib/operations/mirror/create-once.ts) that answers each method from its own
 // script, in order, and records every call; and the errors a script throws.
+import { randomUUID } from "node:crypto";
 import { PlatformError, type PlatformErrorInit } from "@/lib/platform/errors";
 import type { Operation } from "@/lib/platform/schemas";
-import type { createOnce } from "@/lib/operations/mirror/create-once";
+import type { Creation, createOnce } from "@/lib/operations/mirror/create-once";
 
 export type ScriptedMethod =
   | "createPayIn"
@@ -47,3 +48,21 @@ export const lost = (traceID: string) =>
 export const created =
   (operation: Operation, traceID = "trace-created") =>
   () => ({ operation, traceID });
+
+/** A pay-out creation with an id of its own. */
+export function payoutCreation(amount = "1500.25"): Creation {
+  return {
+    kind: "payOut",
+    request: {
+      paymentMethod: "toCard",
+      idTransactionMerchant: `po-${randomUUID()}`,
+      amount,
+      clientID: "client-7731",
+      clientIP: "203.0.113.7",
+      clientDateCreated: "2024-05-01T10:00:00.000Z",
+      number: "4276380012345678",
+      bankName: "Sberbank",
+      nameMediator: "Ivan Petrov",
+    },
+  };
+}

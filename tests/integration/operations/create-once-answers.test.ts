@@ -13,26 +13,9 @@ import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merch
 import { decodePaymentForm, type Operation } from "@/lib/platform/schemas";
 import { parseWireJson } from "@/lib/platform/wire";
 import { snapshot, wireJsonOf } from "../../support/operations";
-import { created, failure, lost, scripted } from "../../support/scripted-platform";
+import { created, failure, lost, payoutCreation, scripted } from "../../support/scripted-platform";
 
 vi.mock("@/lib/time/sleep", () => ({ sleep: async () => {} }));
-
-function payout(amount = "1500.25"): Creation {
-  return {
-    kind: "payOut",
-    request: {
-      paymentMethod: "toCard",
-      idTransactionMerchant: `po-${randomUUID()}`,
-      amount,
-      clientID: "client-7731",
-      clientIP: "203.0.113.7",
-      clientDateCreated: "2024-05-01T10:00:00.000Z",
-      number: "4276380012345678",
-      bankName: "Sberbank",
-      nameMediator: "Ivan Petrov",
-    },
-  };
-}
 
 function form(kind: "formPrepare" | "formFull" = "formPrepare"): Creation {
   return {
@@ -83,7 +66,7 @@ describe("internalError: maybe created, never a refused token unless the envelop
     ],
     ["an InternalError status without a code", { codeError: null, envelopeStatus: "InternalError" }],
   ])("%s: pending after three sends, resent later with the same id", async (_what, error) => {
-    const creation = payout();
+    const creation = payoutCreation();
     const internal = failure({
       kind: "business",
       description: "internal",
@@ -109,7 +92,7 @@ describe("internalError: maybe created, never a refused token unless the envelop
   });
 
   it("AuthError with internalError is a refused token: rejected, and the kind is kept for its words", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const token = failure({
       kind: "auth",
       description: "refused",
@@ -140,7 +123,7 @@ describe("internalError: maybe created, never a refused token unless the envelop
 
 describe("a refusal without an envelope", () => {
   it("HTTP 400 with a problem body is final: rejected after one send, not resent by the job", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const problem = failure({
       kind: "protocol",
       description:
@@ -181,7 +164,7 @@ describe("a refusal without an envelope", () => {
     ],
     ["a timeout", { kind: "timeout" as const, outcomeUnknown: true, description: "no answer" }],
   ])("%s stays pending", async (_what, init) => {
-    const creation = payout();
+    const creation = payoutCreation();
     const once = failure(init);
     const { platform, calls } = scripted({ createPayOut: [once, once, once] });
     expect(await createOnce(platform, creation, {}, { resendDelayMs: 0 })).toMatchObject({
@@ -204,7 +187,7 @@ describe("an answer about another operation is not believed", () => {
     ["a pay-in for a pay-out", { typeOperation: "payIn" as const }, "typeOperation"],
     ["another amount", { amount: "15.25" }, "amountInitial"],
   ])("%s: nothing mirrored, the intent stays pending with the reason", async (_what, change, field) => {
-    const creation = payout();
+    const creation = payoutCreation();
     const other = operationFor(creation, change);
     const { platform } = scripted({ createPayOut: [created(other), created(other), created(other)] });
     expect(await createOnce(platform, creation, {}, { resendDelayMs: 0 })).toMatchObject({
@@ -222,7 +205,7 @@ describe("an answer about another operation is not believed", () => {
   });
 
   it("the same amount written otherwise (1500.250) is the same amount", async () => {
-    const creation = payout("1500.25");
+    const creation = payoutCreation("1500.25");
     const op = operationFor(creation, { amount: "1500.250" });
     expect(await createOnce(scripted({ createPayOut: [created(op)] }).platform, creation)).toMatchObject({
       status: "created",
@@ -263,10 +246,10 @@ describe("an answer about another operation is not believed", () => {
   });
 
   it("the deprecated lookup: an operation with another id is not taken for ours", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const duplicate = failure({ kind: "business", description: "dup", codeError: "duplicateIdentifier" });
     const emptyList = () => ({ operations: [], totalNumberRecords: 0 });
-    const someoneElses = () => ({ operations: [operationFor(payout())] });
+    const someoneElses = () => ({ operations: [operationFor(payoutCreation())] });
     const { platform } = scripted({
       createPayOut: [duplicate, duplicate, duplicate],
       listOperations: [emptyList, emptyList, emptyList],
@@ -279,9 +262,9 @@ describe("an answer about another operation is not believed", () => {
   });
 
   it("findOperationByMerchantId takes from the deprecated endpoint only an operation with the id asked", async () => {
-    const mine = payout();
+    const mine = payoutCreation();
     const ours = operationFor(mine, { dateAdded: "2026-11-20T09:00:00.000Z" });
-    const newerOther = operationFor(payout(), { dateAdded: "2026-11-20T11:00:00.000Z" });
+    const newerOther = operationFor(payoutCreation(), { dateAdded: "2026-11-20T11:00:00.000Z" });
     const emptyList = () => ({ operations: [], totalNumberRecords: 0 });
     const { platform } = scripted({
       listOperations: [emptyList, emptyList],
@@ -338,6 +321,15 @@ describe("the link of a payment form is kept with the intent", () => {
   });
 });
 
+/** A first round of sends whose answers are all lost: the intent stays pending. */
+const roundOfLostAnswers = (creation: Creation) =>
+  createOnce(
+    scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
+    creation,
+    {},
+    { resendDelayMs: 0 },
+  );
+
 describe("an intent is not resent for ever", () => {
   const age = (creation: Creation, ms: number) =>
     getDb()
@@ -346,13 +338,8 @@ describe("an intent is not resent for ever", () => {
   // An outage of the platform's answers is counted in time, not sends: pay-outs in flight during an
   // hour-long outage (sixty rounds of three) must still settle by themselves when it ends.
   it("an hour of lost answers does not give it up: the job still resends it", async () => {
-    const creation = payout();
-    await createOnce(
-      scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
-      creation,
-      {},
-      { resendDelayMs: 0 },
-    );
+    const creation = payoutCreation();
+    await roundOfLostAnswers(creation);
     await getDb().creationIntent.update({
       where: { idTransactionMerchant: creation.request.idTransactionMerchant },
       data: { attempts: 180 },
@@ -367,13 +354,8 @@ describe("an intent is not resent for ever", () => {
   });
 
   it("a day on, the round under way ends given up; the job then stops; a person sending again is settled", async () => {
-    const creation = payout();
-    await createOnce(
-      scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
-      creation,
-      {},
-      { resendDelayMs: 0 },
-    );
+    const creation = payoutCreation();
+    await roundOfLostAnswers(creation);
     await age(creation, MAX_INTENT_AGE_MS + 60_000);
     // a person's send of the same form: one more round with the same id, then given up
     const round = scripted({ createPayOut: [lost("d"), lost("e"), lost("f")] });
@@ -400,13 +382,8 @@ describe("an intent is not resent for ever", () => {
   });
 
   it("an intent older than the limit is not sent by the job at all", async () => {
-    const creation = payout();
-    await createOnce(
-      scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
-      creation,
-      {},
-      { resendDelayMs: 0 },
-    );
+    const creation = payoutCreation();
+    await roundOfLostAnswers(creation);
     await age(creation, MAX_INTENT_AGE_MS + 60_000);
     const job = scripted({});
     expect(await resolvePendingIntent(job.platform, creation.request.idTransactionMerchant)).toMatchObject({
@@ -425,7 +402,7 @@ describe("an intent settled by another caller meanwhile", () => {
     ["a refusal", failure({ kind: "business", description: "refused", codeError: "fraud" })],
     ["a lost answer", lost("x")],
   ])("%s does not overwrite a confirmed intent", async (_, answer) => {
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     const id = creation.request.idTransactionMerchant;
     const meanwhile = async () => {
@@ -448,7 +425,7 @@ describe("an intent settled by another caller meanwhile", () => {
 
 describe("one id is sent by one caller at a time", () => {
   it("two calls at once: one send; the one that confirmed gets the operation, the other does not", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -475,7 +452,7 @@ describe("one id is sent by one caller at a time", () => {
   });
 
   it("the job meets an intent another caller is sending: it leaves it alone, without waiting", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     let release = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     const op = operationFor(creation);

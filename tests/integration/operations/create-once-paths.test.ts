@@ -17,7 +17,7 @@ import { PlatformRequestError } from "@/lib/platform/errors";
 import type { Operation } from "@/lib/platform/schemas";
 import { snapshot } from "../../support/operations";
 import { createStaff } from "../../support/mirror";
-import { created, failure, lost, scripted } from "../../support/scripted-platform";
+import { created, failure, lost, payoutCreation, scripted } from "../../support/scripted-platform";
 
 const waits: number[] = [];
 vi.mock("@/lib/time/sleep", () => ({
@@ -25,23 +25,6 @@ vi.mock("@/lib/time/sleep", () => ({
     waits.push(ms);
   },
 }));
-
-function payout(): Creation {
-  return {
-    kind: "payOut",
-    request: {
-      paymentMethod: "toCard",
-      idTransactionMerchant: `po-${randomUUID()}`,
-      amount: "1500.25",
-      clientID: "client-7731",
-      clientIP: "203.0.113.7",
-      clientDateCreated: "2024-05-01T10:00:00.000Z",
-      number: "4276380012345678",
-      bankName: "Sberbank",
-      nameMediator: "Ivan Petrov",
-    },
-  };
-}
 
 const intentOf = (creation: Creation) =>
   getDb().creationIntent.findUniqueOrThrow({
@@ -62,7 +45,7 @@ beforeEach(() => {
 
 describe("an intent that is already known answers without a call", () => {
   it("confirmed: the stored operation and trace, no link, no snapshot; nothing sent again", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     const first = scripted({ createPayOut: [created(op, "trace-1")] });
     expect(await createOnce(first.platform, creation)).toEqual({
@@ -87,7 +70,7 @@ describe("an intent that is already known answers without a call", () => {
   });
 
   it("rejected: the stored refusal, and 'rejected' when no message was kept", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const first = scripted({
       createPayOut: [
         failure({
@@ -120,7 +103,7 @@ describe("an intent that is already known answers without a call", () => {
   });
 
   it("a confirmed intent without an operation id is sent again (not answered from the intent)", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     await createOnce(scripted({ createPayOut: [created(op)] }).platform, creation);
     await getDb().creationIntent.update({
@@ -138,7 +121,7 @@ describe("an intent that is already known answers without a call", () => {
 
 describe("one id, one request", () => {
   it("another amount or another kind under the same id is a conflict, named, and nothing is sent", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     await createOnce(scripted({ createPayOut: [created(op)] }).platform, creation);
     const id = creation.request.idTransactionMerchant;
@@ -158,8 +141,8 @@ describe("one id, one request", () => {
 
   it("the intent records who asked (and nobody when no one is named)", async () => {
     const staff = await createStaff("finance");
-    const named = payout();
-    const anonymous = payout();
+    const named = payoutCreation();
+    const anonymous = payoutCreation();
     await createOnce(scripted({ createPayOut: [created(operationFor(named))] }).platform, named, {
       actorUserId: staff.id,
     });
@@ -171,7 +154,7 @@ describe("one id, one request", () => {
 
 describe("lost answers", () => {
   it("three sends with waits of d and 2d between them, then pending with the last error kept", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const { platform, calls } = scripted({ createPayOut: [lost("t-1"), lost("t-2"), lost("t-3")] });
     expect(await createOnce(platform, creation, {}, { resendDelayMs: 40 })).toEqual({
       status: "pending",
@@ -191,7 +174,7 @@ describe("lost answers", () => {
   });
 
   it("the wait starts at half a second when none is given; an answer on the second send confirms", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     const { platform } = scripted({ createPayOut: [lost("t-1"), created(op, "t-2")] });
     expect(await createOnce(platform, creation)).toMatchObject({ status: "created", operationId: op.id });
@@ -205,7 +188,7 @@ describe("lost answers", () => {
   });
 
   it("duplicateIdentifier: the operation an earlier send created is found and confirmed with that trace", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     const { platform, calls } = scripted({
       createPayOut: [
@@ -229,7 +212,7 @@ describe("lost answers", () => {
   });
 
   it("duplicateIdentifier while the lookup fails: the lookup's error is what the pending intent keeps", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const duplicate = failure({
       kind: "business",
       description: "duplicate",
@@ -250,7 +233,7 @@ describe("lost answers", () => {
   });
 
   it("a lookup that fails with something that is not the platform's error goes to the caller", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const { platform } = scripted({
       createPayOut: [
         failure({ kind: "business", description: "duplicate", codeError: "duplicateIdentifier" }),
@@ -269,7 +252,7 @@ describe("lost answers", () => {
 
 describe("final refusals and errors that are not the platform's", () => {
   it("a refused token is final like a business refusal: rejected after one send", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const { platform, calls } = scripted({
       createPayOut: [
         failure({ kind: "auth", description: "token refused", httpStatus: 401, traceID: "t-auth" }),
@@ -288,7 +271,7 @@ describe("final refusals and errors that are not the platform's", () => {
   });
 
   it("a request refused before sending is rejected at once with its reason, not left pending", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const refusal = new PlatformRequestError([
       { field: "clientIP", message: "expected an IPv4 or IPv6 address" },
     ]);
@@ -334,7 +317,7 @@ describe("final refusals and errors that are not the platform's", () => {
     ["an Error that is not the platform's", new RangeError("a bug")],
     ["something thrown that is not an Error", "a string"],
   ])("%s goes to the caller after one send; the intent stays pending", async (_what, thrown) => {
-    const creation = payout();
+    const creation = payoutCreation();
     const { platform, calls } = scripted({
       createPayOut: [
         () => {
@@ -352,7 +335,7 @@ describe("final refusals and errors that are not the platform's", () => {
 // caller as unexpected, the intent stayed pending and the request was sent again every minute, for ever.
 describe("platform text PostgreSQL cannot store", () => {
   it("a business refusal with NUL in its code, message and trace is rejected, each NUL as U+FFFD", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const { platform, calls } = scripted({
       createPayOut: [
         failure({
@@ -385,7 +368,7 @@ describe("platform text PostgreSQL cannot store", () => {
   });
 
   it("a request refused before sending, its reason holding NUL, is rejected", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const refusal = new PlatformRequestError([{ field: "nameMediator", message: "holds \u0000" }]);
     const { platform } = scripted({
       createPayOut: [
@@ -405,7 +388,7 @@ describe("platform text PostgreSQL cannot store", () => {
   });
 
   it("a lost answer whose error holds NUL leaves the intent pending with what was heard", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const lostWithNul = failure({
       kind: "transport",
       description: "reset \u0000",
@@ -488,7 +471,7 @@ describe("payment forms", () => {
 describe("a pending intent resent later", () => {
   it("is sent again as stored, in the name of who created it, without waiting", async () => {
     const staff = await createStaff("finance");
-    const creation = payout();
+    const creation = payoutCreation();
     const op = operationFor(creation);
     await createOnce(
       scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
@@ -508,7 +491,7 @@ describe("a pending intent resent later", () => {
   });
 
   it("an intent nobody named is resent with no one's name", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     await createOnce(
       scripted({ createPayOut: [lost("a"), lost("b"), lost("c")] }).platform,
       creation,

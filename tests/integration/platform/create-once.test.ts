@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
@@ -10,6 +9,7 @@ import {
 } from "@/lib/operations/mirror/create-once";
 import type { PlatformClient } from "@/lib/platform/client";
 import { clientFor, control, startSandbox } from "../../support/sandbox";
+import { payoutCreation } from "../../support/scripted-platform";
 
 let sandbox: Sandbox;
 let platform: PlatformClient;
@@ -23,23 +23,6 @@ beforeAll(async () => {
 afterAll(() => sandbox.stop());
 beforeEach(() => control(sandbox, "DELETE", "/faults"));
 
-function payout(amount = "1500.25"): Creation {
-  return {
-    kind: "payOut",
-    request: {
-      paymentMethod: "toCard",
-      idTransactionMerchant: `po-${randomUUID()}`,
-      amount,
-      clientID: "client-7731",
-      clientIP: "203.0.113.7",
-      clientDateCreated: "2024-05-01T10:00:00.000Z",
-      number: "4276380012345678",
-      bankName: "Sberbank",
-      nameMediator: "Ivan Petrov",
-    },
-  };
-}
-
 async function platformCount(idTransactionMerchant: string): Promise<number> {
   const { operations } = await platform.getOperationsByMerchantIdDeprecated(idTransactionMerchant);
   return operations.length;
@@ -47,7 +30,7 @@ async function platformCount(idTransactionMerchant: string): Promise<number> {
 
 describe("exactly-once creation (spec: Errors › duplicateIdentifier)", () => {
   it("stores the intent, creates the operation and mirrors it with the creation's traceID", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const outcome = await createOnce(platform, creation, {}, { resendDelayMs: 5 });
     expect(outcome.status).toBe("created");
     const intent = await db.creationIntent.findUniqueOrThrow({
@@ -67,7 +50,7 @@ describe("exactly-once creation (spec: Errors › duplicateIdentifier)", () => {
 
   it("a lost response (commit then drop) is resolved by resending the same id and finding the operation", async () => {
     await control(sandbox, "PUT", "/faults", { commitThenDropRate: 1 });
-    const creation = payout();
+    const creation = payoutCreation();
     const first = await createOnce(platform, creation, {}, { resendDelayMs: 5 });
     await control(sandbox, "DELETE", "/faults");
     // every send was committed and dropped: still exactly one platform operation
@@ -86,7 +69,7 @@ describe("exactly-once creation (spec: Errors › duplicateIdentifier)", () => {
   });
 
   it("double clicks and concurrent retries give one platform operation", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     const outcomes = await Promise.all(
       Array.from({ length: 5 }, () => createOnce(platform, creation, {}, { resendDelayMs: 5 })),
     );
@@ -96,7 +79,7 @@ describe("exactly-once creation (spec: Errors › duplicateIdentifier)", () => {
   });
 
   it("a business error is final: the intent is rejected, nothing is created, nothing is resent", async () => {
-    const creation = payout("99999999");
+    const creation = payoutCreation("99999999");
     const outcome = await createOnce(platform, creation, {}, { resendDelayMs: 5 });
     expect(outcome).toMatchObject({ status: "rejected", codeError: "notEnoughMoneyOnBalance" });
     expect(await platformCount(creation.request.idTransactionMerchant)).toBe(0);
@@ -109,7 +92,7 @@ describe("exactly-once creation (spec: Errors › duplicateIdentifier)", () => {
   });
 
   it("refuses to reuse an idTransactionMerchant for a different request", async () => {
-    const creation = payout();
+    const creation = payoutCreation();
     await createOnce(platform, creation, {}, { resendDelayMs: 5 });
     const changed = { ...creation, request: { ...creation.request, amount: "1.00" } } as Creation;
     await expect(createOnce(platform, changed)).rejects.toThrow(IdempotencyConflictError);
