@@ -200,7 +200,7 @@ describe("platform refusals in words", () => {
     ["invalidRequestParameters", "invalidRequestParameters"],
     ["duplicateIdentifier", "duplicateIdentifier"],
     ["noPaymentDetailsAvailable", "noPaymentDetailsAvailable"],
-    ["internalError", "auth"],
+    ["internalError", "internalError"],
     ["somethingNew", "unknown"],
   ])("codeError %s -> code %s, codeError and traceID kept", (codeError, code) => {
     expect(explainPlatformRefusal({ ...base, codeError })).toMatchObject({
@@ -243,11 +243,17 @@ describe("platform refusals in words", () => {
     });
   });
 
-  test("a code wins over the kind (internalError from an envelope is the token)", () => {
-    expect(explainPlatformRefusal({ ...base, codeError: "fraud", kind: "auth" }).code).toBe("fraud");
-    expect(explainPlatformRefusal({ ...base, codeError: "internalError", kind: "business" }).message).toBe(
+  // internalError is both the spec's code for a refused token (status AuthError) and the platform's
+  // generic failure (Warning): the kind tells them apart; a code otherwise wins over the kind
+  test("a refused token is told by its kind, not by internalError", () => {
+    expect(explainPlatformRefusal({ ...base, codeError: "fraud", kind: "auth" }).code).toBe("auth");
+    expect(explainPlatformRefusal({ ...base, codeError: "internalError", kind: "auth" }).message).toBe(
       "The platform refused Paydesk's credentials (token). Tell an admin; nothing was created.",
     );
+    expect(explainPlatformRefusal({ ...base, codeError: "internalError", kind: "business" }).code).toBe(
+      "internalError",
+    );
+    expect(explainPlatformRefusal({ ...base, codeError: "fraud", kind: "business" }).code).toBe("fraud");
   });
 
   test("notEnoughMoneyOnBalance: both amounts when the message has them, else in general words", () => {
