@@ -14,12 +14,11 @@ import {
   type Answer,
 } from "@/lib/operations/mirror/creation-answer";
 import {
-  claim,
   exhausted,
   OPEN,
-  release,
   settledOutcome,
   stopped,
+  whileClaimed,
   WAIT_FOR_OTHER_MS,
   WAIT_STEP_MS,
 } from "@/lib/operations/mirror/creation-intent";
@@ -174,14 +173,10 @@ export async function createOnce(
     }
     const settled = settledOutcome(intent);
     if (settled) return settled;
-    const claimed = await claim(id);
-    if (claimed) {
-      try {
-        return await sendUntilKnown(platform, creation, context, options.resendDelayMs ?? 500);
-      } finally {
-        await release(id, claimed);
-      }
-    }
+    const sent = await whileClaimed(id, () =>
+      sendUntilKnown(platform, creation, context, options.resendDelayMs ?? 500),
+    );
+    if (sent) return sent.result;
     if (Date.now() >= waitUntil)
       return {
         status: "pending",

@@ -9,8 +9,12 @@ import type { CreationOutcome } from "@/lib/operations/mirror/create-once";
  * late helps nobody (the client has gone, or a person has acted). Age, not sends: a platform out for an
  * hour costs sixty rounds of three, and the pay-outs waiting on it must still settle by themselves. */
 export const MAX_INTENT_AGE_MS = 24 * 60 * 60_000;
-/** A caller's claim on an id: longer than a round of sends and look-ups takes; past it, it is abandoned. */
-const CLAIM_SECONDS = 300;
+/**
+ * A caller's claim on an id, renewed every RENEW_CLAIM_MS while its round of sends and look-ups runs:
+ * a process killed mid-round holds the id for at most this long, not for the longest round there could be.
+ */
+const CLAIM_SECONDS = 30;
+const RENEW_CLAIM_MS = 10_000;
 /** How long a second caller waits for the first one's answer before answering "in progress". */
 export const WAIT_FOR_OTHER_MS = 60_000;
 export const WAIT_STEP_MS = 200;
@@ -43,8 +47,30 @@ export function settledOutcome(intent: CreationIntent): CreationOutcome | null {
   return null;
 }
 
+/**
+ * Runs `send` while this caller holds the id's claim (renewed as it runs, given back at the end); null,
+ * without running it, when another caller holds the claim.
+ */
+export async function whileClaimed<T>(id: string, send: () => Promise<T>): Promise<{ result: T } | null> {
+  let until = await claim(id);
+  if (!until) return null;
+  let renewing: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    renewing = renew(id, until!)
+      .then((next) => void (next && (until = next)))
+      .catch(() => undefined);
+  }, RENEW_CLAIM_MS);
+  try {
+    return { result: await send() };
+  } finally {
+    clearInterval(timer);
+    await renewing;
+    await release(id, until);
+  }
+}
+
 /** The id for this caller alone until the claim's end (the database's clock), or null when another holds it. */
-export async function claim(id: string): Promise<Date | null> {
+async function claim(id: string): Promise<Date | null> {
   const rows = await getDb().$queryRaw<{ sendingUntil: Date }[]>`
     UPDATE "CreationIntent"
     SET "sendingUntil" = now() + ${`${CLAIM_SECONDS} seconds`}::interval, "updatedAt" = now()
@@ -55,7 +81,16 @@ export async function claim(id: string): Promise<Date | null> {
   return rows[0]?.sendingUntil ?? null;
 }
 
-export async function release(id: string, claimed: Date): Promise<void> {
+/** Extends a claim this caller still holds; null when it has lost it (it ran out and another took it). */
+async function renew(id: string, claimed: Date): Promise<Date | null> {
+  const rows = await getDb().$queryRaw<{ sendingUntil: Date }[]>`
+    UPDATE "CreationIntent" SET "sendingUntil" = now() + ${`${CLAIM_SECONDS} seconds`}::interval
+    WHERE "idTransactionMerchant" = ${id} AND "sendingUntil" = ${claimed}
+    RETURNING "sendingUntil"`;
+  return rows[0]?.sendingUntil ?? null;
+}
+
+async function release(id: string, claimed: Date): Promise<void> {
   await getDb().creationIntent.updateMany({
     where: { idTransactionMerchant: id, sendingUntil: claimed },
     data: { sendingUntil: null },

@@ -424,6 +424,33 @@ describe("an intent settled by another caller meanwhile", () => {
 });
 
 describe("one id is sent by one caller at a time", () => {
+  // A process killed mid-round holds the id until its claim runs out: half a minute, renewed while a
+  // round runs (a claim as long as the longest round held every killed create for five minutes).
+  it("the claim is short, renewed while the round runs, and given back at its end", async () => {
+    const creation = payoutCreation();
+    const id = creation.request.idTransactionMerchant;
+    const claimLeft = async () => {
+      const [row] = await getDb().$queryRaw<{ left: number | null }[]>`
+        SELECT extract(epoch FROM "sendingUntil" - now())::float8 AS left
+        FROM "CreationIntent" WHERE "idTransactionMerchant" = ${id}`;
+      return row?.left ?? null;
+    };
+    const seen: (number | null)[] = [];
+    const op = operationFor(creation);
+    const slow = async () => {
+      seen.push(await claimLeft());
+      await new Promise((resolve) => setTimeout(resolve, 11_000)); // past one renewal
+      seen.push(await claimLeft());
+      return created(op)();
+    };
+    expect(await createOnce(scripted({ createPayOut: [slow] }).platform, creation)).toMatchObject({
+      status: "created",
+    });
+    expect(seen[0]).toBeLessThanOrEqual(30);
+    expect(seen[1]).toBeGreaterThan(20); // renewed: without it, 30 − 11 s would be left
+    expect(await claimLeft()).toBeNull();
+  }, 30_000);
+
   it("two calls at once: one send; the one that confirmed gets the operation, the other does not", async () => {
     const creation = payoutCreation();
     const op = operationFor(creation);
