@@ -20,6 +20,7 @@ import { forgetCachedSettings } from "@/lib/settings/settings";
 import { isolateDatabase } from "../../support/database";
 import { createStaff, insertOperations } from "../../support/mirror";
 import { propsOf } from "../../support/page-text";
+import { storedPayoutRequest } from "../../support/payouts";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
@@ -213,22 +214,7 @@ describe("an operation older than the retention of its records", () => {
 describe("an old operation whose records retention keeps", () => {
   it("a pay-out's: its calls and webhooks are never deleted, so no list says they may be", async () => {
     const maker = await createStaff("finance");
-    await getDb().payoutRequest.create({
-      data: {
-        idTransactionMerchant: "po-old-payout",
-        paymentMethod: "toCard",
-        bankName: "Sberbank",
-        recipientNumber: "4276000000000001",
-        recipientName: "A B",
-        amount: "100",
-        clientID: "c",
-        clientIP: "198.51.100.1",
-        clientDateCreated: daysAgo(201),
-        createdAt: daysAgo(201),
-        makerId: maker.id,
-        operationId: oldPayout,
-      },
-    });
+    await storedPayoutRequest(maker.id, { createdAt: daysAgo(201), operationId: oldPayout });
     const d = await detail(oldPayout);
     expect(d.retention).toEqual({
       apiCalls: { days: 90, longerDays: 365, mayBeIncomplete: false },
