@@ -12,6 +12,7 @@ export type AttentionItem = {
   label:
     | "approvals"
     | "payoutsUnanswered"
+    | "creationsUnanswered"
     | "stuck"
     | "webhookFailures"
     | "webhookOldest"
@@ -80,6 +81,15 @@ export function attentionItems(
       href: "/reconciliation",
     });
     items.push(counted("drift", "drift", a.openDriftItems, "/reconciliation?state=open"));
+    if (a.creationsUnanswered > 0)
+      items.push(
+        counted(
+          "creations-unanswered",
+          "creationsUnanswered",
+          a.creationsUnanswered,
+          "/reconciliation#unanswered",
+        ),
+      );
   }
   return items;
 }

@@ -1,6 +1,8 @@
 "use server";
 import { z } from "zod";
 import { authorizedAction } from "@/lib/auth/action";
+import { lookUpGivenUpIntent } from "@/lib/operations/mirror/given-up-intents";
+import { getPlatformClient } from "@/lib/platform/from-env";
 import { decideDrift } from "@/lib/reconcile/drift-actions";
 import { queueReconciliationNow } from "@/lib/reconcile/run-now";
 import { safeText } from "@/lib/validation/text";
@@ -26,6 +28,23 @@ const driftInput = z
 const runInput = z
   .object({ kind: z.enum(["incremental", "full"], { error: "reconciliation.runNow.chooseKind" }) })
   .strict();
+
+const lookUpInput = z
+  .object({
+    idTransactionMerchant: z
+      .string({ error: "reconciliation.unanswered.notAnId" })
+      .min(1, "reconciliation.unanswered.notAnId")
+      .max(128, "reconciliation.unanswered.notAnId")
+      .superRefine(safeText("idTransactionMerchant")),
+  })
+  .strict();
+
+/** Looks up a given-up creation on the platform by its idTransactionMerchant (reconciliation.run); audited. */
+export const lookUpGivenUpAction = authorizedAction(
+  "reconciliation.run",
+  lookUpInput,
+  async (input, { actor }) => lookUpGivenUpIntent(getPlatformClient(), actor, input.idTransactionMerchant),
+);
 
 /** Acknowledges or resolves a drift item with a note (reconciliation.resolve); audited. */
 export const decideDriftAction = authorizedAction(

@@ -6,6 +6,8 @@ export type Attention = {
   approvalsWaiting: number;
   /** Pay-outs still `submitting` whose creation Paydesk stopped resending: nobody knows if they exist. */
   payoutsUnanswered: number;
+  /** Pay-ins and payment links whose creation Paydesk stopped resending (the pay-outs are counted above). */
+  creationsUnanswered: number;
   stuckOperations: number;
   /** Deliveries whose processing ended `failed` or `disagreement` within the last 24 hours. */
   webhookFailures24h: number;
@@ -23,6 +25,7 @@ export async function getAttention(now = new Date()): Promise<Attention> {
   const [
     approvalsWaiting,
     unanswered,
+    creationsUnanswered,
     stuckOperations,
     webhookFailures24h,
     oldestWaiting,
@@ -34,6 +37,9 @@ export async function getAttention(now = new Date()): Promise<Attention> {
         SELECT count(*) AS count FROM "PayoutRequest" p
           JOIN "CreationIntent" i ON i."idTransactionMerchant" = p."idTransactionMerchant"
         WHERE p.status = 'submitting' AND i.state = 'pending' AND i."gaveUpAt" IS NOT NULL`,
+    db.creationIntent.count({
+      where: { state: "pending", gaveUpAt: { not: null }, kind: { not: "payOut" } },
+    }),
     db.operation.count({
       where: { stuckFlaggedAt: { not: null }, status: { notIn: [...finalStatuses] } },
     }),
@@ -55,6 +61,7 @@ export async function getAttention(now = new Date()): Promise<Attention> {
   return {
     approvalsWaiting,
     payoutsUnanswered: Number(unanswered[0]?.count ?? 0),
+    creationsUnanswered,
     stuckOperations,
     webhookFailures24h,
     oldestUnprocessedWebhookAt: oldestWaiting?.receivedAt.toISOString() ?? null,

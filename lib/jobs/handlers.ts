@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db";
 import { runLedgerUpkeep } from "@/lib/statements/upkeep";
 import { getLog } from "@/lib/log";
 import { resolvePendingIntent } from "@/lib/operations/mirror/create-once";
+import { settleGivenUpFromMirror } from "@/lib/operations/mirror/given-up-intents";
 import { flagStuckOperations } from "@/lib/operations/mirror/stuck";
 import type { PlatformClient } from "@/lib/platform/client";
 import { FULL_RUN_WAITS_MS, runReconciliation } from "@/lib/reconcile/run";
@@ -47,6 +48,8 @@ export function jobHandlers(
     }),
     retention: () => pruneExpiredRecords(),
     pendingIntents: async () => {
+      // Given up on, then mirrored by a webhook or a reconciliation run: settled without a call.
+      await settleGivenUpFromMirror();
       const pending = await getDb().creationIntent.findMany({
         where: {
           state: "pending",

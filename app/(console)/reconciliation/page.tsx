@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { DriftDecision } from "@/components/reconciliation/drift-decision";
 import { RunNow } from "@/components/reconciliation/run-now";
+import { UnansweredCreations } from "@/components/reconciliation/unanswered-creations";
 import { Alert } from "@/components/ui/alert";
 import { Cell, DataRow, DataTable } from "@/components/ui/data-table";
 import { NoteText } from "@/components/ui/worded-note";
@@ -16,6 +17,7 @@ import { exactAmount } from "@/lib/statements/exact-amount";
 import { fieldName, keptByMirror, valueLines, type DriftReader } from "@/lib/reconcile/drift-words";
 import { driftCounts, driftFilterSchema, driftStates, listDrift, listRuns } from "@/lib/reconcile/queries";
 import { formatDateTime } from "@/lib/time/zone";
+import { listGivenUpIntents } from "@/lib/operations/mirror/given-up-intents";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("reconciliation");
@@ -41,10 +43,11 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
     locale,
   );
   const filter = parsed.success ? parsed.data : driftFilterSchema.parse({});
-  const [runs, drift, counts] = await Promise.all([
+  const [runs, drift, counts, unanswered] = await Promise.all([
     listRuns(20, { t: words, when: (iso) => `${when(iso)} ${timeZone}` }),
     listDrift(filter),
     driftCounts(),
+    listGivenUpIntents(),
   ]);
   const mayDecide = can(user.role, "reconciliation.resolve");
   const reader: DriftReader = {
@@ -251,6 +254,14 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
           )}
         </div>
       </section>
+
+      <UnansweredCreations
+        list={unanswered}
+        locale={locale}
+        timeZone={timeZone}
+        when={when}
+        mayLookUp={can(user.role, "reconciliation.run")}
+      />
     </div>
   );
 }

@@ -24,6 +24,7 @@ describe("getAttention", () => {
     expect(await getAttention(now)).toEqual({
       approvalsWaiting: 0,
       payoutsUnanswered: 0,
+      creationsUnanswered: 0,
       stuckOperations: 0,
       webhookFailures24h: 0,
       oldestUnprocessedWebhookAt: null,
@@ -60,6 +61,11 @@ describe("getAttention", () => {
       data: [
         { idTransactionMerchant: "d-unanswered", kind: "payOut", request: {}, gaveUpAt: now },
         { idTransactionMerchant: "e-pending", kind: "payOut", request: {}, state: "pending" },
+        // a pay-in and a payment link given up on; a pay-in still resent; a given-up one since confirmed
+        { idTransactionMerchant: "f-payin", kind: "payIn", request: {}, gaveUpAt: now },
+        { idTransactionMerchant: "g-link", kind: "formPrepare", request: {}, gaveUpAt: now },
+        { idTransactionMerchant: "h-payin", kind: "payIn", request: {} },
+        { idTransactionMerchant: "i-payin", kind: "payIn", request: {}, gaveUpAt: now, state: "rejected" },
       ],
     });
     const [stuck, stuckButFinal] = await insertOperations([
@@ -111,6 +117,7 @@ describe("getAttention", () => {
     expect(await getAttention(now)).toEqual({
       approvalsWaiting: 2,
       payoutsUnanswered: 1,
+      creationsUnanswered: 2,
       stuckOperations: 1,
       webhookFailures24h: 2,
       oldestUnprocessedWebhookAt: minutesAgo(7).toISOString(),
@@ -143,6 +150,11 @@ describe("getAttention", () => {
       value: { count: 1 },
       alert: true,
       href: "/payouts?status=submitting",
+    });
+    expect(all.find((i) => i.key === "creations-unanswered")).toMatchObject({
+      value: { count: 2 },
+      alert: true,
+      href: "/reconciliation#unanswered",
     });
     // The stuck count links to the list filtered to exactly those operations.
     const stuckLink = new URL(all.find((i) => i.key === "stuck")!.href, "http://paydesk.local");

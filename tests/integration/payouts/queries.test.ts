@@ -352,8 +352,9 @@ describe("the detail", () => {
     });
     expect((await getPayoutDetail(row.id, staff.maker))?.note).toBe(
       "Paydesk has stopped asking: after many attempts over a day the platform never said whether this " +
-        `pay-out was created. Ask the platform's support about merchant id ${row.idTransactionMerchant} ` +
-        "before doing anything; do not create the pay-out again.",
+        "pay-out was created. Look it up from Reconciliation (creations the platform never answered), or " +
+        `ask the platform's support about merchant id ${row.idTransactionMerchant}, before doing anything; ` +
+        "do not create the pay-out again. Once the platform's list shows it, it is confirmed by itself.",
     );
   });
 
