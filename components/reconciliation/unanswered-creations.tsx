@@ -63,7 +63,7 @@ export async function UnansweredCreations({
                 <Cell kind="when">{when(r.gaveUpAt)}</Cell>
                 <Cell>{r.createdBy ?? "—"}</Cell>
                 <Cell>{r.attempts}</Cell>
-                <Cell className="max-w-[20rem] text-xs [overflow-wrap:anywhere]" translate="no">
+                <Cell className="min-w-[14rem] max-w-[20rem] text-xs [overflow-wrap:anywhere]" translate="no">
                   <span className="block font-mono">
                     <TraceLink traceID={r.lastTraceID} />
                   </span>

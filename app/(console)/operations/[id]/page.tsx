@@ -133,7 +133,7 @@ export default async function OperationPage({
       </Card>
 
       <Card title={t("timeline")}>
-        <Timeline entries={op.timeline} tz={tz} />
+        <Timeline entries={op.timeline} tz={tz} traceLinks={can(user.role, "trace.read")} />
       </Card>
 
       <Card title={t("webhooks")}>
