@@ -50,6 +50,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
     listGivenUpIntents(),
   ]);
   const mayDecide = can(user.role, "reconciliation.resolve");
+  const mayRun = can(user.role, "reconciliation.run");
   const reader: DriftReader = {
     t: words,
     amount: (v) => exactAmount(v, locale),
@@ -70,7 +71,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">{t("title")}</h1>
-      {can(user.role, "reconciliation.run") && <RunNow />}
+      {mayRun && <RunNow />}
 
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">{t("runs.title")}</h2>
@@ -260,7 +261,7 @@ export default async function ReconciliationPage({ searchParams }: { searchParam
         locale={locale}
         timeZone={timeZone}
         when={when}
-        mayLookUp={can(user.role, "reconciliation.run")}
+        mayLookUp={mayRun}
       />
     </div>
   );

@@ -73,6 +73,7 @@ const ACTIONS: Record<string, Record<string, string>> = {
   "lib/actions/reconcile.ts": {
     decideDriftAction: "reconciliation.resolve",
     runReconciliationNowAction: "reconciliation.run",
+    lookUpGivenUpAction: "reconciliation.run",
   },
   "lib/actions/settings.ts": {
     saveSettingAction: "settings.manage",
@@ -226,7 +227,7 @@ describe("console pages", () => {
 
 const SHOWN_IF: Record<string, string[]> = {
   "app/(console)/balance/page.tsx": ["balance.annotate"],
-  "app/(console)/operations/[id]/page.tsx": ["operations.refresh", "recipients.reveal"],
+  "app/(console)/operations/[id]/page.tsx": ["operations.refresh", "recipients.reveal", "trace.read"],
   "app/(console)/operations/page.tsx": ["operations.export"],
   "app/(console)/page.tsx": [
     "payouts.read",
