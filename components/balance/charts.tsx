@@ -163,6 +163,9 @@ function Volume({ rows, type }: { rows: VolumeRow[]; type: "payIn" | "payOut" })
   );
 }
 
+/** Whether any point of a line chart's data has a value to draw (a day's rate is null without final operations). */
+const hasValue = (data: Datum[]) => data.some((d) => Object.values(d.values).some((v) => v !== null));
+
 function byDay<T extends { day: string; typeOperation: string }>(rows: T[], value: (r: T) => number | null) {
   const days = new Map<string, Datum>();
   for (const r of rows) {
@@ -180,6 +183,11 @@ export default function BalanceCharts({ data }: { data: ChartsData }) {
     { key: "payIn", label: t("series.payIns"), color: "#059669" },
     { key: "payOut", label: t("series.payOuts"), color: "#4f46e5" },
   ];
+  const successRate = byDay(data.successRate, (r) => plot(r.rate));
+  const timeToFinal = byDay(data.timeToFinal, (r) => {
+    const seconds = plot(r.medianSeconds);
+    return seconds === null ? null : Math.round((seconds / 60) * 10) / 10;
+  });
   return (
     <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
       <div className="lg:col-span-2">
@@ -187,29 +195,26 @@ export default function BalanceCharts({ data }: { data: ChartsData }) {
       </div>
       <Volume rows={data.volume} type="payIn" />
       <Volume rows={data.volume} type="payOut" />
-      {data.successRate.length === 0 ? (
+      {!hasValue(successRate) ? (
         <Empty title={t("successRate")} />
       ) : (
         <ChartBox title={t("successRateTitle")} testId="chart-success-rate">
           <LineSvgChart
             label={t("successRateTitle")}
-            data={byDay(data.successRate, (r) => plot(r.rate))}
+            data={successRate}
             series={typeSeries}
             unit="%"
             locale={locale}
           />
         </ChartBox>
       )}
-      {data.timeToFinal.length === 0 ? (
+      {!hasValue(timeToFinal) ? (
         <Empty title={t("timeToFinal")} />
       ) : (
         <ChartBox title={t("timeToFinalTitle")} testId="chart-time-to-final">
           <LineSvgChart
             label={t("timeToFinalTitle")}
-            data={byDay(data.timeToFinal, (r) => {
-              const seconds = plot(r.medianSeconds);
-              return seconds === null ? null : Math.round((seconds / 60) * 10) / 10;
-            })}
+            data={timeToFinal}
             series={typeSeries}
             locale={locale}
           />

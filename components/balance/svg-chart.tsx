@@ -156,6 +156,11 @@ function ValuesTable({
   );
 }
 
+/** A value the line can place: a missing one (null) is skipped, so is one no axis holds (NaN, ±Infinity). */
+const drawable = (v: number | null | undefined): v is number =>
+  v !== null && v !== undefined && Number.isFinite(v);
+
+/** A line chart; nothing (null) when no point has a value, for the caller to show its empty state. */
 export function LineSvgChart({
   label,
   data,
@@ -178,8 +183,10 @@ export function LineSvgChart({
   wide?: boolean;
 }) {
   const W = wide ? 1280 : 640;
-  const values = data.flatMap((d) => series.map((s) => d.values[s.key])).filter((v) => v !== null);
-  const { ticks, y } = scale(values as number[], false);
+  const values = data.flatMap((d) => series.map((s) => d.values[s.key])).filter(drawable);
+  // Nothing to draw: an axis computed from no values is NaN everywhere. The caller shows its empty state.
+  if (values.length === 0) return null;
+  const { ticks, y } = scale(values, false);
   const xStep = plotWidth(W) / Math.max(1, data.length);
   const x = (i: number) => PAD.left + xStep * (i + 0.5);
   return (
@@ -189,7 +196,7 @@ export function LineSvgChart({
           // nulls are skipped (the line connects across them)
           const points = data.flatMap((d, i) => {
             const v = d.values[s.key];
-            return v === null || v === undefined ? [] : [{ i, v, d }];
+            return drawable(v) ? [{ i, v, d }] : [];
           });
           const path = points
             .map((p, k) => {

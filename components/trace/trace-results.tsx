@@ -25,6 +25,9 @@ function Found({ title, children }: { title: string; children: React.ReactNode }
 }
 
 const json = (value: unknown) => (value === null ? "—" : JSON.stringify(value, null, 2));
+/** A response body, or the note that replaced it (shown as the sentence it is, not as a JSON string). */
+const body = (call: { response: unknown; withheld: boolean }) =>
+  call.withheld && typeof call.response === "string" ? call.response : json(call.response);
 
 /** The calls, webhook deliveries and operations found for a traceID or operation key, times in `tz`. */
 export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }) {
@@ -67,7 +70,7 @@ export function TraceResults({ lookup, tz }: { lookup: TraceLookup; tz: string }
                   <pre className="text-xs">{json(c.request)}</pre>
                 </ScrollArea>
                 <ScrollArea label={t("response")} className={JSON_BOX}>
-                  <pre className="text-xs">{json(c.response)}</pre>
+                  <pre className="text-xs">{body(c)}</pre>
                 </ScrollArea>
               </div>
             </details>

@@ -2,6 +2,7 @@ import "server-only";
 import type { Messages } from "next-intl";
 import { createTranslator } from "use-intl/core";
 import { z } from "zod";
+import type { Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { maskNumbersInJsonText } from "@/lib/recipients/mask";
 import {
@@ -20,6 +21,7 @@ import { parseLocalized } from "@/lib/i18n/validation";
 import { getSettings } from "@/lib/settings/settings";
 import { isUuid } from "@/lib/uuid";
 import { isUsableFilterText } from "@/lib/validation/text";
+import { withholdBalance } from "./withhold";
 
 const LIMIT = 100;
 /** How a status change a webhook carried names its delivery in `sourceRef`. */
@@ -49,6 +51,12 @@ export function parseTraceQuery(
   };
 }
 
+/**
+ * Who looks: what the lookup shows depends on their role's permissions (lib/trace/withhold.ts), its
+ * notes are in their language.
+ */
+export type TraceViewer = { role: Role; locale: Locale };
+
 /** One recorded platform call, as on the operation page, plus who made it and the redacted bodies. */
 export type TraceCall = Omit<ApiCallItem, "actorEmail"> & {
   actor: { email: string; role: string } | null;
@@ -56,7 +64,13 @@ export type TraceCall = Omit<ApiCallItem, "actorEmail"> & {
   idTransactionMerchant: string | null;
   /** Request and response bodies, recipient numbers masked (the token is never stored). */
   request: unknown;
+  /** The response body; the viewer's note in its place (or in place of its message) when withheld. */
   response: unknown;
+  /**
+   * True when something this call says about the balance was replaced by the note "withheld: needs the
+   * balance permission" (response body, platform message, error), for a viewer without `balance.read`.
+   */
+  withheld: boolean;
 };
 
 /** An operation found by the lookup: the head of its detail page and its timeline. */
@@ -100,8 +114,16 @@ export type MissingRecord = { reason: "retention"; keptDays: number } | { reason
  * probe of an index (ApiCall.traceID, WebhookDelivery.traceID and readBackTraceID, Operation.id and
  * idTransactionMerchant, and OperationStatusChange.sourceRef and DriftItem.sourceRef, which need
  * `@@index([sourceRef])` on both models: without it each lookup scans those two tables).
+ *
+ * What a call says about the merchant's balance (a GET /balance answer, a notEnoughMoneyOnBalance
+ * message) is withheld from a viewer without `balance.read`, and from any caller that does not say who
+ * looks: the page and the support bundle are built from this result, so neither can show it.
  */
-export async function lookupTrace(query: string, now = new Date()): Promise<TraceLookup> {
+export async function lookupTrace(
+  query: string,
+  viewer: TraceViewer | null = null,
+  now = new Date(),
+): Promise<TraceLookup> {
   const q = query.trim();
   const db = getDb();
   const variants = isUuid(q) ? [...new Set([q, q.toLowerCase()])] : [q];
@@ -227,18 +249,28 @@ export async function lookupTrace(query: string, now = new Date()): Promise<Trac
       : [],
   ]);
 
+  const locale = viewer?.locale ?? "en";
+  const note = createTranslator({ locale, messages: messagesFor(locale) as Messages, namespace: "trace" })(
+    "withheldNeedsBalance",
+  );
   return {
     query: q,
     matchedBy,
     missingRecord,
-    calls: calls.map((c) => ({
-      ...presentApiCall(c),
-      actor: c.actor ? { email: c.actor.email, role: c.actor.role } : null,
-      operationId: c.operationId,
-      idTransactionMerchant: c.idTransactionMerchant,
-      request: maskNumbersInJsonText(c.requestBody),
-      response: maskNumbersInJsonText(c.responseBody),
-    })),
+    calls: calls.map((c) =>
+      withholdBalance(
+        {
+          ...presentApiCall(c),
+          actor: c.actor ? { email: c.actor.email, role: c.actor.role } : null,
+          operationId: c.operationId,
+          idTransactionMerchant: c.idTransactionMerchant,
+          request: maskNumbersInJsonText(c.requestBody),
+          response: maskNumbersInJsonText(c.responseBody),
+        },
+        viewer?.role ?? null,
+        note,
+      ),
+    ),
     webhooks: webhooks.map(presentWebhook),
     operations: operations.map((o) => ({
       id: o.id,

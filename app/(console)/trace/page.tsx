@@ -22,13 +22,14 @@ export default async function TracePage({
 }: {
   searchParams: Promise<{ q?: string | string[] }>;
 }) {
-  await requirePagePermission("trace.read");
+  const user = await requirePagePermission("trace.read");
   const [t, locale, zone] = await Promise.all([getTranslations("trace"), getLocale(), getTimeZone()]);
   const { q: raw } = await searchParams;
   const parsed = parseTraceQuery(typeof raw === "string" ? raw : "", locale);
   const q = parsed.q;
   const error = parsed.ok ? null : parsed.message;
-  const lookup = parsed.ok && q ? await lookupTrace(q) : null;
+  // who looks decides what is withheld (a call's balance without balance.read), for the bundle too
+  const lookup = parsed.ok && q ? await lookupTrace(q, { role: user.role, locale }) : null;
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">{t("title")}</h1>
