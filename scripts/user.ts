@@ -1,4 +1,4 @@
-// npm run user -- <create|list|set-role|disable|reset-password|reset-two-factor> [--email a@b.c] [--role finance] [--password-stdin]
+// npm run user -- <create|list|set-role|disable|enable|reset-password|reset-two-factor> [--email a@b.c] [--role finance] [--password-stdin]
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { cliActor } from "../lib/audit/log";
@@ -8,6 +8,7 @@ import { getDb } from "../lib/db";
 import {
   createUser,
   disableUser,
+  enableUser,
   generatePassword,
   listUsers,
   resetPassword,
@@ -21,6 +22,7 @@ const usage = `usage: npm run user -- <command> [options]
   list
   set-role         --email a@b.c --role ...
   disable          --email a@b.c
+  enable           --email a@b.c   (a disabled user signs in again as before)
   reset-password   --email a@b.c [--password-stdin]
   reset-two-factor --email a@b.c   (a lost phone: they enrol again at their next sign-in)
 Uses DATABASE_URL (or .env). Without --password-stdin a password is generated and printed once.
@@ -102,6 +104,11 @@ async function main(): Promise<void> {
       await disableUser(cliActor, need(values.email, "email"));
       console.log(`${values.email} is disabled and signed out everywhere`);
       return;
+    case "enable": {
+      const user = await enableUser(cliActor, need(values.email, "email"));
+      console.log(`${user.email} is enabled and can sign in again`);
+      return;
+    }
     case "reset-password": {
       const email = need(values.email, "email");
       const chosen = await password();

@@ -6,7 +6,12 @@ import { ResetTwoFactorButton } from "@/components/auth/two-factor/reset-button"
 import { useStepUp } from "@/components/auth/two-factor/step-up";
 import { Button } from "@/components/ui/button";
 import { roles, type Role } from "@/lib/auth/permissions";
-import { disableUserAction, resetUserPasswordAction, setUserRoleAction } from "@/lib/actions/users";
+import {
+  disableUserAction,
+  enableUserAction,
+  resetUserPasswordAction,
+  setUserRoleAction,
+} from "@/lib/actions/users";
 
 const isRole = (value: string): value is Role => (roles as readonly string[]).includes(value);
 
@@ -95,7 +100,21 @@ export function UserRow({ user }: { user: UserRowData }) {
               {t("disable")}
             </Button>
           )}
-          {!user.disabled && (
+          {user.disabled && !user.isMe && (
+            <Button
+              type="button"
+              variant="secondary"
+              disabled={pending}
+              onClick={() => {
+                if (window.confirm(t("confirmEnable", { email: user.email })))
+                  run(() => enableUserAction({ userId: user.id }), t("enabledDone"));
+              }}
+            >
+              {t("enable")}
+            </Button>
+          )}
+          {/* Never one's own: that would change it without the current password. */}
+          {!user.disabled && !user.isMe && (
             <Button
               type="button"
               variant="secondary"

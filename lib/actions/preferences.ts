@@ -32,7 +32,7 @@ async function savePreference(
     await tx.user.update({ where: { id: user.id }, data: { [key]: value } });
     await audit(tx, actor, {
       action,
-      targetType: "User",
+      targetType: "user",
       targetId: user.id,
       before: { [key]: user[key] ?? null },
       after: { [key]: value },

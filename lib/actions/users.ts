@@ -7,6 +7,7 @@ import { emailSchema, nameSchema, passwordSchema, roleSchema } from "@/lib/users
 import {
   createUser,
   disableUser,
+  enableUser,
   findUserById,
   generatePassword,
   LockoutRefused,
@@ -39,7 +40,10 @@ type Failure = { ok: false; code: "not_found" | "not_allowed" | "conflict" | "fa
 
 const words = () => translatorFor("admin");
 
-async function refusal(code: Failure["code"], problem: "noSuchUser" | "alreadyDisabled" | LockoutProblem) {
+async function refusal(
+  code: Failure["code"],
+  problem: "noSuchUser" | "alreadyDisabled" | "notDisabled" | LockoutProblem,
+) {
   return { ok: false as const, code, message: (await words())(`users.errors.${problem}`) };
 }
 
@@ -94,13 +98,31 @@ export const disableUserAction = stepUpAction("users.manage", userInput, async (
   }),
 );
 
-/** Sets a new password (generated and shown once when empty) and ends the user's sessions. */
-export const resetUserPasswordAction = stepUpAction("users.manage", resetInput, async (input, { actor }) =>
-  safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
+/** Enables a disabled user again; they sign in as before (users.manage). */
+export const enableUserAction = stepUpAction("users.manage", userInput, async (input, { actor }) =>
+  safely(async (): Promise<Failure | { ok: true }> => {
     const user = await findUserById(input.userId);
     if (!user) return refusal("not_found", "noSuchUser");
-    const generated = input.password ? null : generatePassword();
-    await resetPassword(actor, user.email, input.password || generated!);
-    return { ok: true, generated };
+    if (!user.disabledAt) return refusal("not_allowed", "notDisabled");
+    await enableUser(actor, user.email);
+    return { ok: true };
   }),
+);
+
+/**
+ * Sets another user's password (generated and shown once when empty) and ends their sessions; never
+ * one's own (users.manage).
+ */
+export const resetUserPasswordAction = stepUpAction(
+  "users.manage",
+  resetInput,
+  async (input, { user: me, actor }) =>
+    safely(async (): Promise<Failure | { ok: true; generated: string | null }> => {
+      const user = await findUserById(input.userId);
+      if (!user) return refusal("not_found", "noSuchUser");
+      if (user.id === me.id) return refusal("not_allowed", "resetOwnPassword");
+      const generated = input.password ? null : generatePassword();
+      await resetPassword(actor, user.email, input.password || generated!, me);
+      return { ok: true, generated };
+    }),
 );

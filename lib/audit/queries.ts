@@ -11,7 +11,7 @@ import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { csvCell, csvLine } from "@/lib/csv/encode";
 import { keysetPage } from "@/lib/keyset-page";
 import { FIRST_DAY, LAST_DAY, localDateTimeProblem, nextDay, zonedToUtc } from "@/lib/time/zone";
-import { filterTextMessage, isUsableFilterText } from "@/lib/validation/text";
+import { isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
 const text = (max: number) =>
@@ -19,7 +19,7 @@ const text = (max: number) =>
     .string()
     .trim()
     .max(max, "admin.audit.errors.tooLong")
-    .refine(isUsableFilterText, filterTextMessage)
+    .refine(isUsableFilterText, "admin.audit.errors.invisibleCharacters")
     .transform((v) => (v === "" ? undefined : v))
     .optional();
 /** A day from FIRST_DAY to LAST_DAY (lib/time/zone.ts): year 0 would fail the query itself. */
@@ -100,14 +100,31 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
 }
 
-function where(filter: AuditFilter, before?: bigint): Prisma.AuditLogWhereInput {
+/** The user a target filter names by email, when it does: their id is what the entries store. */
+type TargetUser = { id: string; email: string } | null;
+
+/** The user whose email the target filter is (one look-up, only for a value with an @), or null. */
+async function targetUserOf(filter: AuditFilter): Promise<TargetUser> {
+  if (!filter.target?.includes("@")) return null;
+  return getDb().user.findUnique({
+    where: { email: filter.target.toLowerCase() },
+    select: { id: true, email: true },
+  });
+}
+
+function where(filter: AuditFilter, targetUser: TargetUser, before?: bigint): Prisma.AuditLogWhereInput {
   const and: Prisma.AuditLogWhereInput[] = [];
   if (filter.actor) and.push({ actorEmail: { contains: likeLiteral(filter.actor), mode: "insensitive" } });
   if (filter.action) and.push({ action: { startsWith: likeLiteral(filter.action) } });
   if (filter.target) {
-    and.push({
-      OR: [{ targetId: filter.target }, { targetType: filter.target }],
-    });
+    // A type matches whatever its case: entries were once written as "User" as well as "user". Prisma
+    // matches an insensitive `equals` with ILIKE: the text's own % and _ must match themselves.
+    const or: Prisma.AuditLogWhereInput[] = [
+      { targetId: filter.target },
+      { targetType: { equals: likeLiteral(filter.target), mode: "insensitive" } },
+    ];
+    if (targetUser) or.push({ targetId: targetUser.id });
+    and.push({ OR: or });
   }
   if (filter.from) and.push({ at: { gte: zonedToUtc(filter.from, filter.tz) } });
   if (filter.to) and.push({ at: { lt: zonedToUtc(nextDay(filter.to), filter.tz) } });
@@ -124,6 +141,8 @@ export type AuditRow = {
   action: string;
   targetType: string | null;
   targetId: string | null;
+  /** The target user's email, for an entry about a user (targetType "user", in any case) who exists. */
+  targetEmail: string | null;
   before: unknown;
   after: unknown;
 };
@@ -152,21 +171,52 @@ type Record_ = {
   after: Prisma.JsonValue;
 };
 
-const toRow = (r: Record_): AuditRow => ({ ...r, id: r.id.toString(), at: r.at.toISOString() });
-
 const PAGE = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUserTarget = (r: Record_) => r.targetType?.toLowerCase() === "user" && r.targetId !== null;
 
-/** Newest first (id DESC), keyset paging: `nextBefore` is the cursor of the next, older page. */
+/**
+ * The emails of the users the rows are about, by id: the user named by the filter is known already;
+ * the others in one query (none when the page holds no other user).
+ */
+async function targetEmails(rows: Record_[], targetUser: TargetUser): Promise<Map<string, string>> {
+  const emails = new Map<string, string>();
+  if (targetUser) emails.set(targetUser.id, targetUser.email);
+  const ids = [...new Set(rows.filter(isUserTarget).map((r) => r.targetId!.toLowerCase()))].filter(
+    (id) => UUID.test(id) && !emails.has(id),
+  );
+  if (ids.length > 0) {
+    const users = await getDb().user.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, email: true },
+    });
+    for (const u of users) emails.set(u.id, u.email);
+  }
+  return emails;
+}
+
+/**
+ * Newest first (id DESC), keyset paging: `nextBefore` is the cursor of the next, older page. An entry
+ * about a user carries the user's email. Two round trips: the page, then the emails of its users (or,
+ * for a target filter given as an email, that user, then the page).
+ */
 export async function listAudit(
   filter: AuditFilter,
 ): Promise<{ rows: AuditRow[]; nextBefore: string | null }> {
+  const targetUser = await targetUserOf(filter);
   const rows = await getDb().auditLog.findMany({
-    where: where(filter),
+    where: where(filter, targetUser),
     orderBy: { id: "desc" },
     take: PAGE + 1,
     select: fields,
   });
-  return keysetPage(rows, PAGE, toRow);
+  const emails = await targetEmails(rows.slice(0, PAGE), targetUser);
+  return keysetPage(rows, PAGE, (r) => ({
+    ...r,
+    id: r.id.toString(),
+    at: r.at.toISOString(),
+    targetEmail: isUserTarget(r) ? (emails.get(r.targetId!.toLowerCase()) ?? null) : null,
+  }));
 }
 
 export const auditCsvHeader = [
@@ -186,10 +236,11 @@ const json = (v: Prisma.JsonValue) => (v === null ? null : JSON.stringify(v));
 /** Every matching entry as CSV lines, newest first, read in keyset batches (memory stays flat). */
 export async function* exportAuditCsv(filter: AuditFilter, batch = 2_000): AsyncGenerator<string> {
   yield csvLine([...auditCsvHeader]);
+  const targetUser = await targetUserOf(filter);
   let cursor: bigint | undefined = filter.before;
   for (;;) {
     const rows: Record_[] = await getDb().auditLog.findMany({
-      where: where(filter, cursor),
+      where: where(filter, targetUser, cursor),
       orderBy: { id: "desc" },
       take: batch,
       select: fields,

@@ -291,6 +291,15 @@ function orderProblem(k: SettingKey, next: Settings, t: SettingsTranslator): str
   ) {
     return t("validation.limitsOrder");
   }
+  // A session ends at its lifetime whatever its activity: an idle timeout beyond it would never apply.
+  if (
+    (k === "sessionIdleMinutes" || k === "sessionLifetimeMinutes") &&
+    next.sessionIdleMinutes > next.sessionLifetimeMinutes
+  ) {
+    return k === "sessionIdleMinutes"
+      ? t("validation.sessionIdleAtMost", { minutes: next.sessionLifetimeMinutes })
+      : t("validation.sessionLifetimeAtLeast", { minutes: next.sessionIdleMinutes });
+  }
   for (const { normal, longer } of RETENTION_PAIRS) {
     if ((k !== normal && k !== longer) || next[longer] >= next[normal]) continue;
     return k === longer

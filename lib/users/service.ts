@@ -7,13 +7,13 @@ import { hashPassword } from "@/lib/auth/password";
 import { endAllSessions } from "@/lib/auth/session-store";
 import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { issueArguments } from "@/lib/i18n/issues";
 import { messagesFor } from "@/lib/i18n/messages";
 import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
 
 /** What went wrong, as a catalog key (admin.users.errors.<code>) with its values; the message is English for the command line. */
-export type UserErrorCode = "exists" | "unknownEmail";
+export type UserErrorCode = "exists" | "unknownEmail" | "alreadyDisabled" | "notDisabled";
 
 export class UserError extends Error {
   override name = "UserError";
@@ -26,8 +26,11 @@ export class UserError extends Error {
   }
 }
 
-/** Why a change would lock the administration out (admin.users.errors.<problem>). */
-export type LockoutProblem = "disableSelf" | "changeOwnRole" | "lastAdmin";
+/**
+ * Why a change is refused from the console (admin.users.errors.<problem>): it would lock the
+ * administration out, or it is one an admin must not make on their own account.
+ */
+export type LockoutProblem = "disableSelf" | "changeOwnRole" | "resetOwnPassword" | "lastAdmin";
 
 const publicFields = {
   id: true,
@@ -71,28 +74,60 @@ async function findByEmail(email: string) {
   return user;
 }
 
+const exists = (email: string) =>
+  new UserError("exists", { email }, `A user with email ${email} already exists.`);
+
+/**
+ * The unique index on User.email refused a row: another creation of the same email committed between
+ * the check and the insert (two admins at once). With the pg adapter Prisma names the index in
+ * meta.driverAdapterError.cause.constraint; without it, in meta.target.
+ */
+function isEmailTaken(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== "P2002") return false;
+  const meta = error.meta as
+    | {
+        target?: unknown;
+        driverAdapterError?: { cause?: { constraint?: { index?: string; fields?: string[] } } };
+      }
+    | undefined;
+  const constraint = meta?.driverAdapterError?.cause?.constraint;
+  const target = meta?.target;
+  return (
+    constraint?.index === "User_email_key" ||
+    constraint?.fields?.includes("email") === true ||
+    target === "User_email_key" ||
+    (Array.isArray(target) && target.includes("email"))
+  );
+}
+
 export async function createUser(
   actor: Actor,
   input: { email: string; role: string; name?: string; password: string },
 ) {
   const data = parse(createUserSchema, input);
   const passwordHash = await hashPassword(data.password);
-  return getDb().$transaction(async (tx) => {
-    if (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } })) {
-      throw new UserError("exists", { email: data.email }, `A user with email ${data.email} already exists.`);
-    }
-    const user = await tx.user.create({
-      data: { email: data.email, role: data.role, name: data.name, passwordHash },
-      select: publicFields,
+  try {
+    return await getDb().$transaction(async (tx) => {
+      if (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } })) {
+        throw exists(data.email);
+      }
+      const user = await tx.user.create({
+        data: { email: data.email, role: data.role, name: data.name, passwordHash },
+        select: publicFields,
+      });
+      await audit(tx, actor, {
+        action: "user.create",
+        targetType: "user",
+        targetId: user.id,
+        // The name other staff see (approvals, the audit log), when one was given.
+        after: { email: user.email, role: user.role, ...(user.name !== null && { name: user.name }) },
+      });
+      return user;
     });
-    await audit(tx, actor, {
-      action: "user.create",
-      targetType: "user",
-      targetId: user.id,
-      after: { email: user.email, role: user.role },
-    });
-    return user;
-  });
+  } catch (error) {
+    if (isEmailTaken(error)) throw exists(data.email);
+    throw error;
+  }
 }
 
 export function listUsers() {
@@ -107,7 +142,7 @@ export function findUserById(userId: string) {
   });
 }
 
-/** A change refused because it could lock the administration out (admin.users.errors.<problem>). */
+/** A change refused because it could lock the administration out, or is on oneself (admin.users.errors.<problem>). */
 export class LockoutRefused extends Error {
   override name = "LockoutRefused";
   constructor(readonly problem: LockoutProblem) {
@@ -172,35 +207,69 @@ export async function setRole(actor: Actor, email: string, role: string, me?: { 
 
 /**
  * Disables a user and ends their sessions (deleted, and the session version moves on), and any sign-in
- * waiting for its code.
+ * waiting for its code. A user already disabled is refused (UserError "alreadyDisabled"): disabling
+ * again would move the disable time and the session version and write a second, meaningless entry.
+ * The update is conditional, so of two disables at once only one goes through.
  */
 export async function disableUser(actor: Actor, email: string, me?: { id: string }) {
   const user = await findByEmail(email);
+  const alreadyDisabled = () =>
+    new UserError("alreadyDisabled", { email: user.email }, `${user.email} is already disabled.`);
+  if (user.disabledAt) throw alreadyDisabled();
   return getDb().$transaction(async (tx) => {
     await refuseLockout(tx, me, user.id, "disable");
-    const updated = await tx.user.update({
-      where: { id: user.id },
+    const { count } = await tx.user.updateMany({
+      where: { id: user.id, disabledAt: null },
       data: { disabledAt: new Date(), sessionVersion: { increment: 1 } },
-      select: publicFields,
     });
+    if (count === 0) throw alreadyDisabled();
     await endSignIns(tx, user.id);
     await audit(tx, actor, {
       action: "user.disable",
       targetType: "user",
       targetId: user.id,
-      before: { disabled: Boolean(user.disabledAt) },
+      before: { disabled: false },
       after: { disabled: true },
     });
-    return updated;
+    return tx.user.findUniqueOrThrow({ where: { id: user.id }, select: publicFields });
+  });
+}
+
+/**
+ * Enables a disabled user again: they can sign in with their password (and second factor) as before.
+ * Their sessions ended when they were disabled, so there is nothing else to undo. A user who is not
+ * disabled is refused (UserError "notDisabled"). Enabling never locks anyone out: no `me` to check.
+ */
+export async function enableUser(actor: Actor, email: string) {
+  const user = await findByEmail(email);
+  const notDisabled = () =>
+    new UserError("notDisabled", { email: user.email }, `${user.email} is not disabled.`);
+  if (!user.disabledAt) throw notDisabled();
+  return getDb().$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id: user.id, disabledAt: { not: null } },
+      data: { disabledAt: null },
+    });
+    if (count === 0) throw notDisabled();
+    await audit(tx, actor, {
+      action: "user.enable",
+      targetType: "user",
+      targetId: user.id,
+      before: { disabled: true },
+      after: { disabled: false },
+    });
+    return tx.user.findUniqueOrThrow({ where: { id: user.id }, select: publicFields });
   });
 }
 
 /**
  * Sets a new password, clears any lock and ends existing sessions and any sign-in waiting for its code
- * (its password step was passed with the old password).
+ * (its password step was passed with the old password). Never one's own from the users page (`me`):
+ * that would change a password without the current one, from a session that may not be its owner's.
  */
-export async function resetPassword(actor: Actor, email: string, password: string) {
+export async function resetPassword(actor: Actor, email: string, password: string, me?: { id: string }) {
   const user = await findByEmail(email);
+  if (me && me.id === user.id) throw new LockoutRefused("resetOwnPassword");
   const passwordHash = await hashPassword(parse(passwordSchema, password, "password"));
   await getDb().$transaction(async (tx) => {
     await tx.user.update({

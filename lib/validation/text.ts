@@ -95,12 +95,8 @@ export function safeText(label: string, options: TextOptions = {}) {
 /**
  * Text typed into a filter (search boxes, audit filters, trace lookup) is held to the same rule: some
  * of these characters break things further on (PostgreSQL refuses a NUL in a text parameter: a 500,
- * or a CSV cut short after its 200) and none has a use in a search.
+ * or a CSV cut short after its 200) and none has a use in a search. True when the text holds none.
  */
-export const filterTextMessage =
-  "Remove control or invisible formatting characters (such as NUL or a text-direction override).";
-
-/** True when the text holds nothing a filter refuses. */
 export function isUsableFilterText(value: string): boolean {
   return forbiddenCharacter(value) === null;
 }

@@ -14,6 +14,9 @@ vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.50" }),
 }));
 
+const { setLanguage, setTimeZone } = await import("@/lib/actions/preferences");
+const { disableUserAction } = await import("@/lib/actions/users");
+
 const db = getDb();
 const tag = randomUUID();
 let admin: { id: string; email: string };
@@ -199,5 +202,124 @@ describe("append-only, enforced by the database", () => {
     await expect(db.auditLog.deleteMany({ where: { targetId: `${tag}-1` } })).rejects.toThrow();
     await expect(db.$executeRaw`UPDATE "AuditLog" SET action = 'x' WHERE id = ${entry.id}`).rejects.toThrow();
     expect(await db.auditLog.findUniqueOrThrow({ where: { id: entry.id } })).toEqual(entry);
+  });
+});
+
+// Audit of the audit log as read by staff: preferences were written with targetType "User", every other
+// change to a user with "user", so target=user left out language and time-zone changes.
+describe("the target filter and entries about users", () => {
+  it("target=user finds every change to a user, whatever the case the type was stored in", async () => {
+    const me = await createStaff("support");
+    const other = await createStaff("finance");
+    session.current = { userId: me.id, sessionVersion: 0 };
+    try {
+      expect(await setLanguage({ locale: "ru" })).toMatchObject({ ok: true });
+      expect(await setTimeZone({ timeZone: "Asia/Almaty" })).toMatchObject({ ok: true });
+    } finally {
+      session.current = { userId: admin.id, sessionVersion: 0 };
+    }
+    // an entry stored before the fix, as "User"
+    await db.auditLog.create({
+      data: {
+        actorUserId: me.id,
+        actorEmail: me.email,
+        action: "user.language.change",
+        targetType: "User",
+        targetId: me.id,
+      },
+    });
+    expect(await disableUserAction({ userId: other.id })).toEqual({ ok: true });
+
+    const mine = await listAudit(filter({ actor: me.email, target: "user" }));
+    expect(mine.rows.map((r) => `${r.action} (${r.targetType})`)).toEqual([
+      "user.language.change (User)",
+      "user.timeZone.change (user)",
+      "user.language.change (user)",
+    ]);
+    expect((await listAudit(filter({ actor: me.email, target: "USER" }))).rows).toHaveLength(3);
+    // the type is matched as itself, not as a pattern
+    expect((await listAudit(filter({ actor: me.email, target: "us_r" }))).rows).toHaveLength(0);
+    expect((await listAudit(filter({ actor: me.email, target: "%" }))).rows).toHaveLength(0);
+    const snake = `snake_${tag}`;
+    await db.auditLog.create({ data: { actorEmail: me.email, action: "test.snake", targetType: snake } });
+    expect((await listAudit(filter({ target: snake.toUpperCase() }))).rows).toHaveLength(1);
+    expect((await listAudit(filter({ target: snake.replace("_", "x") }))).rows).toHaveLength(0);
+    expect((await listAudit(filter({ action: "user.disable", target: "user" }))).rows[0]).toMatchObject({
+      targetId: other.id,
+    });
+  });
+
+  // Audit of the audit log: an entry about a user showed `user <uuid>`, an id shown nowhere else.
+  it("lists an entry about a user with the user's email, whatever the case of its type", async () => {
+    const other = await createStaff("approver");
+    expect(await disableUserAction({ userId: other.id })).toEqual({ ok: true });
+    await db.auditLog.create({
+      data: { actorEmail: admin.email, action: "test.legacyUser", targetType: "User", targetId: other.id },
+    });
+    const rows = (await listAudit(filter({ target: other.id }))).rows;
+    expect(rows.map((r) => [r.action, r.targetEmail])).toEqual([
+      ["test.legacyUser", other.email],
+      ["user.disable", other.email],
+    ]);
+    // not a user: no email; a user id that is no user's: none either
+    expect((await listAudit(filter({ target: `${tag}-3` }))).rows[0]).toMatchObject({ targetEmail: null });
+    const ghost = randomUUID();
+    await db.auditLog.create({
+      data: { actorEmail: admin.email, action: "test.ghost", targetType: "user", targetId: ghost },
+    });
+    expect((await listAudit(filter({ target: ghost }))).rows).toMatchObject([{ targetEmail: null }]);
+
+    const { default: Page } = await import("@/app/(console)/admin/audit/page");
+    const text = pageText(
+      await Page({ searchParams: Promise.resolve({ action: "user.disable", target: other.id }) }),
+    ).join(" ");
+    expect(text).toContain("user.disable");
+    expect(text).toContain(other.email);
+  });
+
+  it("the target filter takes a user's email (any case) and finds the entries about them", async () => {
+    const other = await createStaff("support");
+    expect(await disableUserAction({ userId: other.id })).toEqual({ ok: true });
+    const byEmail = await listAudit(filter({ target: other.email.toUpperCase() }));
+    expect(byEmail.rows.map((r) => [r.action, r.targetId, r.targetEmail])).toEqual([
+      ["user.disable", other.id, other.email],
+    ]);
+    expect((await listAudit(filter({ target: `nobody-${tag}@test.local` }))).rows).toEqual([]);
+
+    const { default: Page } = await import("@/app/(console)/admin/audit/page");
+    const text = pageText(await Page({ searchParams: Promise.resolve({ target: other.email }) })).join(" ");
+    expect(text).toContain("user.disable");
+    const { GET } = await import("@/app/api/exports/audit/route");
+    const csv = await (
+      await GET(new Request(`http://test/api/exports/audit?target=${encodeURIComponent(other.email)}`))
+    ).text();
+    expect(csv).toContain(`user.disable,user,${other.id}`);
+  });
+});
+
+// Audit of the audit log: a refused control or invisible character was explained in English whatever
+// the language (the operations and trace filters word it from the catalogs).
+describe("a control or invisible character in a filter", () => {
+  it.each([
+    [
+      "en",
+      "Check the filters.",
+      "Remove control or invisible formatting characters (such as NUL or a text-direction override).",
+    ],
+    [
+      "ru",
+      "Проверьте фильтры.",
+      "Уберите управляющие или невидимые символы форматирования (например, NUL или смену направления текста).",
+    ],
+  ] as const)("is explained in %s", (locale, message, invisible) => {
+    const parsed = parseAuditFilter(
+      new URLSearchParams({ actor: "adm\u0000in", action: "user\u202e", target: "\u200buser" }),
+      locale,
+    );
+    expect(parsed).toEqual({
+      ok: false,
+      message,
+      fieldErrors: { actor: [invisible], action: [invisible], target: [invisible] },
+    });
   });
 });

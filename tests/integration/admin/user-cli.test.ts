@@ -13,7 +13,7 @@ import { ZodError } from "zod";
 import { cliActor } from "@/lib/audit/log";
 import { verifyPassword } from "@/lib/auth/password";
 import { getDb } from "@/lib/db";
-import { createUser } from "@/lib/users/service";
+import { createUser, disableUser } from "@/lib/users/service";
 import { projectRoot } from "../../../scripts/lib/database";
 
 async function userCli(args: string[], stdin?: string) {
@@ -163,6 +163,42 @@ describe("npm run user: passwords", () => {
     expect([result.code, result.stderr]).toEqual([0, ""]);
     expect(await verifyPassword((await storedHash(address))!, generated!)).toBe(true);
   }, 60_000);
+});
+
+// Audit of user administration: a disabled user could not be brought back, and a second `disable`
+// moved the disable time and the session version on again and wrote a second audit entry.
+describe("npm run user: disable and enable", () => {
+  it("enables a disabled user, refuses an active one; refuses to disable twice", async () => {
+    const address = email();
+    await createUser(cliActor, { email: address, role: "finance", password: "a-long-enough-password" });
+    await disableUser(cliActor, address);
+    const disabled = await getDb().user.findUniqueOrThrow({ where: { email: address } });
+
+    const again = await userCli(["disable", "--email", address]);
+    expectRefusal(again, `${address} is already disabled.`);
+    expect(await getDb().user.findUniqueOrThrow({ where: { email: address } })).toEqual(disabled);
+
+    expect(await userCli(["enable", "--email", address])).toEqual({
+      code: 0,
+      stdout: `${address} is enabled and can sign in again\n`,
+      stderr: "",
+    });
+    expect((await getDb().user.findUniqueOrThrow({ where: { email: address } })).disabledAt).toBeNull();
+    const entries = await getDb().auditLog.findMany({
+      where: { targetId: disabled.id, action: { in: ["user.disable", "user.enable"] } },
+      orderBy: { id: "asc" },
+      select: { action: true, actorEmail: true, before: true, after: true },
+    });
+    expect(entries).toEqual([
+      { action: "user.disable", actorEmail: "cli", before: { disabled: false }, after: { disabled: true } },
+      { action: "user.enable", actorEmail: "cli", before: { disabled: true }, after: { disabled: false } },
+    ]);
+
+    expectRefusal(await userCli(["enable", "--email", address]), `${address} is not disabled.`);
+    const missing = await userCli(["enable"]);
+    expectRefusal(missing, "--email is required.");
+    expect(missing.stderr).toMatch(/^ {2}enable +--email a@b\.c/m);
+  }, 120_000);
 });
 
 describe("lib/users/service: a refusal given to the command line", () => {

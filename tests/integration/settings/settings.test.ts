@@ -165,6 +165,40 @@ describe("saveSetting", () => {
     expect(await saveSetting(actor(), "refusedWebhookRetentionDays", 365)).toMatchObject({ ok: true });
   });
 
+  // Audit of the settings' limits: an idle timeout longer than the session's whole lifetime was
+  // accepted (a session ends at its lifetime anyway: the timeout would never apply).
+  it("keeps the idle timeout within the session lifetime, and says which bound holds", async () => {
+    forgetCachedSettings();
+    expect(await getSettings()).toMatchObject({ sessionLifetimeMinutes: 720, sessionIdleMinutes: 30 });
+    const audits = await getDb().auditLog.count();
+    expect(await saveSettingAction({ key: "sessionIdleMinutes", value: "721" })).toMatchObject({
+      ok: false,
+      code: "invalid",
+      message: "At most 720 minutes, the session's whole lifetime: a session ends then anyway.",
+    });
+    expect(await saveSetting(actor(), "sessionLifetimeMinutes", 29)).toMatchObject({
+      ok: false,
+      message: "At least 30 minutes, the idle timeout: shorten that one first.",
+    });
+    expect(await saveSetting(actor(), "sessionIdleMinutes", 1440, "ru")).toMatchObject({
+      ok: false,
+      message: "Не более 720 минут — всего срока сеанса: к этому времени сеанс всё равно завершится.",
+    });
+    expect(await saveSetting(actor(), "sessionLifetimeMinutes", "21", "ru")).toMatchObject({
+      ok: false,
+      message: "Не менее 30 минут — времени бездействия: сначала уменьшите его.",
+    });
+    expect(await getDb().auditLog.count()).toBe(audits);
+    forgetCachedSettings();
+    expect(await getSettings()).toMatchObject({ sessionLifetimeMinutes: 720, sessionIdleMinutes: 30 });
+    // Equal is in order; the idle timeout first, then the lifetime, goes down to the minimum.
+    expect(await saveSetting(actor(), "sessionIdleMinutes", 720)).toMatchObject({ ok: true });
+    expect(await saveSetting(actor(), "sessionIdleMinutes", 15)).toMatchObject({ ok: true });
+    expect(await saveSetting(actor(), "sessionLifetimeMinutes", 15)).toMatchObject({ ok: true });
+    expect(await saveSetting(actor(), "sessionLifetimeMinutes", 720)).toMatchObject({ ok: true });
+    expect(await saveSetting(actor(), "sessionIdleMinutes", 30)).toMatchObject({ ok: true });
+  });
+
   const MB = "x".repeat(1_048_576);
   const bad: Array<[string, string, unknown]> = [
     ["threshold with 5 decimals", "autoApproveBelow", "10.12345"],

@@ -136,6 +136,7 @@ const STEP_UP_ACTIONS: Record<string, string[]> = {
     "createUserAction",
     "setUserRoleAction",
     "disableUserAction",
+    "enableUserAction",
     "resetUserPasswordAction",
   ],
   "lib/actions/webhooks.ts": ["revealWebhookBodyAction"],

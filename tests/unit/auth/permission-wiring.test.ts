@@ -83,6 +83,7 @@ const ACTIONS: Record<string, Record<string, string>> = {
     createUserAction: "users.manage",
     setUserRoleAction: "users.manage",
     disableUserAction: "users.manage",
+    enableUserAction: "users.manage",
     resetUserPasswordAction: "users.manage",
   },
   "lib/actions/preferences.ts": {

@@ -106,7 +106,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                 )}
               </Cell>
               <Cell className="break-all font-mono text-xs">
-                {r.targetType ?? ""} {r.targetId ?? ""}
+                {r.targetType ?? ""} {r.targetEmail ?? r.targetId ?? ""}
+                {r.targetEmail && (
+                  <span className="block text-zinc-500" data-testid="audit-target-id">
+                    {r.targetId}
+                  </span>
+                )}
               </Cell>
               <Cell kind="json">{json(r.before)}</Cell>
               <Cell kind="json">{json(r.after)}</Cell>
