@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db";
+import { ledgerCurrency } from "@/lib/ledger/balance";
 import { recordComparison } from "@/lib/ledger/proof";
 import type { PlatformClient } from "@/lib/platform/client";
 import { sleep } from "@/lib/time/sleep";
@@ -42,7 +43,17 @@ type Snapshot = {
 
 type Platform = Pick<PlatformClient, "getBalance">;
 type Context = { actorUserId?: string };
-type Clock = () => Date;
+/** What time it is (a test dates its reads with one of its own). */
+type Clock = () => Date | Promise<Date>;
+
+/**
+ * The database's clock, the one every instance shares (as the lease's): a snapshot dated by an
+ * instance's own clock, running ahead, would count as fresh on the others for as long as it runs ahead.
+ */
+async function databaseNow(): Promise<Date> {
+  const [row] = await getDb().$queryRaw<{ now: Date }[]>`SELECT now() AS now`;
+  return row!.now;
+}
 
 function view(s: Snapshot, fresh: boolean): BalanceView {
   return {
@@ -61,7 +72,9 @@ function view(s: Snapshot, fresh: boolean): BalanceView {
 const inFlight = new WeakMap<Platform, Promise<BalanceView>>();
 
 /**
- * The balance from a snapshot at most 5 s old, or from GET /balance (stored as a new snapshot).
+ * The balance from a snapshot at most 5 s old, or from GET /balance (stored as a new snapshot). Snapshots
+ * are dated, and their age counted, by the database's clock (databaseNow); one dated ahead of it is not
+ * fresh. The record kept is the one in the ledger's currency should the platform answer with several.
  *
  * No database connection, transaction or lock is held while the platform is asked: a slow or failing
  * platform must not take the pool, nor serialise callers that would each ask it again.
@@ -78,7 +91,7 @@ const inFlight = new WeakMap<Platform, Promise<BalanceView>>();
 export function getBalanceCached(
   platform: Platform,
   context: Context = {},
-  now: Clock = () => new Date(),
+  now: Clock = databaseNow,
 ): Promise<BalanceView> {
   const shared = inFlight.get(platform);
   if (shared) return shared;
@@ -89,9 +102,14 @@ export function getBalanceCached(
   return read;
 }
 
+/** The newest snapshot of age 0 <= age < BALANCE_TTL_MS; one dated in the future (a clock ahead) is not. */
 async function recentSnapshot(now: Clock): Promise<BalanceView | null> {
-  const latest = await getDb().balanceSnapshot.findFirst({ orderBy: { takenAt: "desc" } });
-  return latest && now().getTime() - latest.takenAt.getTime() < BALANCE_TTL_MS ? view(latest, false) : null;
+  const at = await now();
+  const latest = await getDb().balanceSnapshot.findFirst({
+    where: { takenAt: { lte: at, gt: new Date(at.getTime() - BALANCE_TTL_MS) } },
+    orderBy: { takenAt: "desc" },
+  });
+  return latest ? view(latest, false) : null;
 }
 
 async function readThrough(platform: Platform, context: Context, now: Clock): Promise<BalanceView> {
@@ -129,9 +147,11 @@ async function releaseLease(holder: string): Promise<void> {
 }
 
 async function readAndStore(platform: Platform, context: Context, now: Clock): Promise<BalanceView> {
-  const requestedAt = now();
-  const { balance, traceID } = await platform.getBalance(context);
-  const takenAt = now();
+  // The record in the ledger's currency, should the platform answer with several (lib/platform/client.ts).
+  const currencyBalance = await ledgerCurrency();
+  const requestedAt = await now();
+  const { balance, traceID } = await platform.getBalance(context, { currencyBalance });
+  const takenAt = await now();
   // Short: no platform call inside. The comparison reads the ledger's quarter-hour sums (quick), given
   // more than the default 5 s all the same.
   return getDb().$transaction(

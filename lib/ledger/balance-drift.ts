@@ -17,9 +17,23 @@ import { Decimal } from "@/lib/money/decimal";
  * - finance has said what every movement under it was (annotated: top-up, withdrawal, adjustment).
  * Either resolves it automatically (resolvedAt set, no resolver). A person may also acknowledge or
  * resolve it on the reconciliation page like any drift item; a movement booked after that opens a new one.
+ *
+ * A balance read in another currency than the ledger's (a deployment answering in the payment currency, a
+ * list of records read wrong) is never compared nor booked: payment currency and balance currency are
+ * never added. It is raised as a balance-difference item of its own (raiseCurrencyDifference): the field
+ * that differs, `currencyBalance`, named in `fields`; the ledger's currency on the mirror's side and the
+ * platform's record on the platform's; the platform's figure in its currency as the amount. No movement is
+ * ever booked under it: a person resolves it on the reconciliation page once the platform's currency is
+ * sorted out.
  */
 
 const UNRESOLVED = ["open", "acknowledged"] as const;
+
+/** The field named by a balance-difference item about the currency (raiseCurrencyDifference). */
+export const CURRENCY_FIELD = "currencyBalance";
+
+/** How long annotating a movement waits for the balance proof before saying it is busy. */
+export const PROOF_WAIT_MS = 10_000;
 
 /** One settler or annotator at a time: a movement is never booked under an item being resolved. */
 export async function lockBalanceProof(tx: Prisma.TransactionClient): Promise<void> {
@@ -55,7 +69,12 @@ export async function bookUnexplainedDifference(
   now: Date,
 ): Promise<void> {
   const open = await tx.driftItem.findFirst({
-    where: { kind: "balanceDifference", currency: movement.currency, state: { in: [...UNRESOLVED] } },
+    where: {
+      kind: "balanceDifference",
+      currency: movement.currency,
+      state: { in: [...UNRESOLVED] },
+      NOT: { fields: { has: CURRENCY_FIELD } },
+    },
     orderBy: { createdAt: "asc" },
     select: { id: true },
   });
@@ -89,18 +108,65 @@ export async function bookUnexplainedDifference(
   if (item.amount?.isZero()) await resolveAutomatically(tx, item.id, now);
 }
 
-/** After a movement was annotated: its item is resolved once every movement under it is explained. */
-export async function resolveIfExplained(tx: Prisma.TransactionClient, movementId: string, now: Date) {
+/**
+ * A balance read in another currency than the ledger's: the currency's unresolved item about it, or a new
+ * one (see the header). Nothing is booked. Needs no lock (it books nothing and nothing resolves it
+ * automatically); a read that raises it in the same moment as another may open a second item.
+ */
+export async function raiseCurrencyDifference(
+  tx: Prisma.TransactionClient,
+  read: { ledgerCurrency: string; currency: string; amount: Decimal; takenAt: Date; traceID: string | null },
+): Promise<void> {
+  const open = await tx.driftItem.findFirst({
+    where: {
+      kind: "balanceDifference",
+      currency: read.currency,
+      state: { in: [...UNRESOLVED] },
+      fields: { has: CURRENCY_FIELD },
+    },
+    select: { id: true },
+  });
+  if (open) return;
+  await tx.driftItem.create({
+    data: {
+      kind: "balanceDifference",
+      fields: [CURRENCY_FIELD],
+      mirrorValue: { currencyBalance: read.ledgerCurrency },
+      platformValue: { currencyBalance: read.currency, amountInCurrencyBalance: read.amount.toFixed(4) },
+      sourceRef: read.traceID,
+      currency: read.currency,
+      amount: read.amount.toFixed(4),
+      differsSince: read.takenAt,
+    },
+  });
+}
+
+/** `busy`: the balance proof held its lock longer than PROOF_WAIT_MS; nothing may be written then. */
+export type ResolveResult = { ok: true } | { ok: false; code: "busy" };
+
+/**
+ * For a movement being annotated: its item is resolved once every movement under it is explained (this
+ * one counts as explained: call it in the annotating transaction before writing the annotation). It
+ * waits for the balance proof's lock at most PROOF_WAIT_MS (the proof may hold it longer than the
+ * annotating transaction may last) and answers `busy` then, before anything is written: the caller
+ * writes nothing either, and the person tries again.
+ */
+export async function resolveIfExplained(
+  tx: Prisma.TransactionClient,
+  movementId: string,
+  now: Date,
+): Promise<ResolveResult> {
   const movement = await tx.outsideMovement.findUnique({
     where: { id: movementId },
     select: { driftItemId: true },
   });
-  if (!movement?.driftItemId) return;
-  await lockBalanceProof(tx);
+  if (!movement?.driftItemId) return { ok: true };
+  if (!(await tryLockBalanceProof(tx, PROOF_WAIT_MS))) return { ok: false, code: "busy" };
   const unexplained = await tx.outsideMovement.count({
-    where: { driftItemId: movement.driftItemId, annotatedAt: null },
+    where: { driftItemId: movement.driftItemId, annotatedAt: null, id: { not: movementId } },
   });
   if (unexplained === 0) await resolveAutomatically(tx, movement.driftItemId, now);
+  return { ok: true };
 }
 
 async function resolveAutomatically(tx: Prisma.TransactionClient, id: string, now: Date) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ledgerBalanceBefore } from "@/lib/ledger/balance";
+import { IN_LEDGER_CURRENCY, ledgerBalanceBefore } from "@/lib/ledger/balance";
 import { postingKinds, type PostingKind } from "@/lib/ledger/rules";
 import { inLedgerSnapshot, type LedgerReader } from "@/lib/ledger/snapshot";
 import type { StatementPeriod } from "@/lib/ledger/statement";
@@ -104,6 +104,7 @@ async function rowsAfter(
         NULL AS "bankName", kind::text AS "movementKind", reference, note
       FROM "OutsideMovement"
       WHERE "windowTo" >= ${iso(p.from)}::timestamptz AND "windowTo" < ${iso(p.to)}::timestamptz ${movementAfter}
+        AND ${IN_LEDGER_CURRENCY}
       ORDER BY "windowTo", id LIMIT ${limit}`,
   ]);
   return [...postings, ...movements].sort(compare).slice(0, limit);
@@ -127,7 +128,8 @@ async function rowsAtInstantThrough(c: PostingCursor, db: LedgerReader): Promise
       SELECT amount, "operationId" AS key, array_position(${[...kindOrder]}::text[], kind::text) AS ord
       FROM "LedgerPosting" WHERE at = ${c.at}::timestamptz
       UNION ALL
-      SELECT amount, id, ${kindOrder.length} FROM "OutsideMovement" WHERE "windowTo" = ${c.at}::timestamptz
+      SELECT amount, id, ${kindOrder.length} FROM "OutsideMovement"
+      WHERE "windowTo" = ${c.at}::timestamptz AND ${IN_LEDGER_CURRENCY}
     ) s WHERE (key, ord) <= (${c.key}::uuid, ${kindOrder.indexOf(c.kind) + 1})`;
   return new Decimal(rows[0]?.amount ?? 0);
 }

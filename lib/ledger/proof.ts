@@ -1,11 +1,13 @@
 import "server-only";
 import { getDb } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ledgerBalanceAt } from "@/lib/ledger/balance";
+import { IN_LEDGER_CURRENCY, ledgerBalanceAt, ledgerCurrency } from "@/lib/ledger/balance";
 import {
   bookUnexplainedDifference,
   lockBalanceProof,
   openBalanceDifferences,
+  raiseCurrencyDifference,
+  tryLockBalanceProof,
   type BalanceDifference,
 } from "@/lib/ledger/balance-drift";
 import { Decimal } from "@/lib/money/decimal";
@@ -20,13 +22,42 @@ import { finalStatuses } from "@/lib/operations/status";
  * movement outside operations (top-up, withdrawal, staff adjustment) in the window since the previous
  * read, so that from then on the ledger and the platform agree again; finance annotates it. The lasting
  * difference itself is a drift item until it is accounted for (lib/ledger/balance-drift.ts).
+ *
+ * The ledger is kept in one currency, the merchant's balance currency (ledgerCurrency, set by the first
+ * read): a figure the platform gives in another is never compared nor booked (recordComparison), and the
+ * ledger counts only movements in its currency (lib/ledger/balance.ts). The clocks of the platform (which
+ * dates the postings) and of Paydesk (which dates the reads) may differ a little: PROOF_CLOCK_TOLERANCE_MS.
  */
 
-type Snapshot = { id: bigint; takenAt: Date; amountInCurrencyBalance: Decimal; currencyBalance: string };
+type Snapshot = {
+  id: bigint;
+  takenAt: Date;
+  amountInCurrencyBalance: Decimal;
+  currencyBalance: string;
+  traceID?: string | null;
+};
+
+/**
+ * How far apart Paydesk's clock and the platform's may be, for the proof. A read is dated by Paydesk's
+ * clock (requestedAt, takenAt), the postings by the platform's (an operation's dateUpdated): a completion
+ * the platform dated a few hundred milliseconds after our read (its clock slightly ahead, or dateUpdated
+ * stamped just after the balance moved) is already in its figure but not in the ledger at takenAt, for
+ * ever; without a margin settling books a movement outside operations although the operation is mirrored,
+ * and the next read books the opposite. Hosts kept by NTP agree to well under a second; a few seconds cover
+ * that and the platform's own stamping delay, and are far shorter than the time between two reads that
+ * matter (a real movement is still found: only a ledger state inside the margin that equals the platform's
+ * figure counts as the figure's explanation).
+ */
+export const PROOF_CLOCK_TOLERANCE_MS = 5_000;
 
 /**
  * The ledger's balance that best explains the platform's figure: the platform answered at some moment
- * between sending and storing, so a posting that falls in that gap may or may not be in its figure.
+ * between sending and storing, by a clock that may differ from ours by PROOF_CLOCK_TOLERANCE_MS, so a
+ * posting within [requestedAt - tolerance, takenAt + tolerance] may or may not be in its figure. The
+ * ledger's state at any posting boundary in that window that equals the figure is that explanation.
+ * When none does, the state that leaves the least unexplained (the state at takenAt on a tie): a posting
+ * near the read is not itself booked as a movement outside operations because the figure also differs
+ * for another reason.
  */
 async function ledgerNear(
   platform: Decimal,
@@ -35,18 +66,60 @@ async function ledgerNear(
   db: Prisma.TransactionClient,
 ): Promise<Decimal> {
   const atAnswer = (await ledgerBalanceAt(takenAt, db)).available;
-  if (atAnswer.equals(platform) || requestedAt >= takenAt) return atAnswer;
-  const atRequest = (await ledgerBalanceAt(requestedAt, db)).available;
-  return atRequest.equals(platform) ? atRequest : atAnswer;
+  if (atAnswer.equals(platform)) return atAnswer;
+  const from = new Date(Math.min(requestedAt.getTime(), takenAt.getTime()) - PROOF_CLOCK_TOLERANCE_MS);
+  const to = new Date(takenAt.getTime() + PROOF_CLOCK_TOLERANCE_MS);
+  let state = (await ledgerBalanceAt(from, db)).available;
+  if (state.equals(platform)) return state;
+  let nearest = atAnswer;
+  const closer = (candidate: Decimal) => {
+    if (platform.minus(candidate).abs().lessThan(platform.minus(nearest).abs())) nearest = candidate;
+  };
+  closer(state);
+  // Every instant in (from, to] at which the ledger moves, with what it moved by (the same instant's
+  // postings together: no state is seen between them).
+  const steps = await db.$queryRaw<{ amount: string }[]>`
+    SELECT sum(amount)::text AS amount FROM (
+      SELECT at, amount FROM "LedgerPosting"
+      WHERE at > ${from.toISOString()}::timestamptz AND at <= ${to.toISOString()}::timestamptz
+      UNION ALL
+      SELECT "windowTo", amount FROM "OutsideMovement"
+      WHERE "windowTo" > ${from.toISOString()}::timestamptz AND "windowTo" <= ${to.toISOString()}::timestamptz
+        AND ${IN_LEDGER_CURRENCY}
+    ) s GROUP BY at ORDER BY at`;
+  for (const step of steps) {
+    state = state.plus(step.amount);
+    if (state.equals(platform)) return state;
+    closer(state);
+  }
+  return nearest;
 }
 
-/** Stores the comparison for a fresh snapshot; call it in the transaction that stored the snapshot. */
+/**
+ * Stores the comparison for a fresh snapshot; call it in the transaction that stored the snapshot.
+ *
+ * Only a figure in the ledger's currency is compared (ledgerCurrency: the first read sets it). A figure in
+ * another currency is neither compared nor, ever, booked into the ledger: payment currency and balance
+ * currency are never added. It is raised as a balance difference of its own instead (raiseCurrencyDifference).
+ */
 export async function recordComparison(
   tx: Prisma.TransactionClient,
   snapshot: Snapshot,
   requestedAt: Date,
 ): Promise<void> {
   const platform = new Decimal(snapshot.amountInCurrencyBalance.toFixed());
+  // The snapshot is already stored: before the first comparison it sets the ledger's currency.
+  const currency = await ledgerCurrency(tx);
+  if (currency !== null && currency !== snapshot.currencyBalance) {
+    await raiseCurrencyDifference(tx, {
+      ledgerCurrency: currency,
+      currency: snapshot.currencyBalance,
+      amount: platform,
+      takenAt: snapshot.takenAt,
+      traceID: snapshot.traceID ?? null,
+    });
+    return;
+  }
   const ledger = { available: await ledgerNear(platform, requestedAt, snapshot.takenAt, tx) };
   await tx.balanceComparison.create({
     data: {
@@ -63,45 +136,85 @@ export async function recordComparison(
 
 /**
  * Turns what the operations still do not explain, at reads older than the grace period, into movements
- * outside operations. Comparisons are settled oldest first, one runner at a time.
+ * outside operations. Comparisons are settled oldest first, one runner at a time (waiting for the one
+ * under way: the ledger-upkeep job).
  */
 export async function settleComparisons(graceMinutes: number, now = new Date()): Promise<number> {
   return getDb().$transaction(
     async (tx) => {
       await lockBalanceProof(tx);
-      const due = await tx.balanceComparison.findMany({
-        where: { settledAt: null, takenAt: { lt: new Date(now.getTime() - graceMinutes * 60_000) } },
-        orderBy: { takenAt: "asc" },
-        take: 500,
-      });
-      let created = 0;
-      for (const c of due) {
-        const platform = new Decimal(c.platformBalance.toFixed());
-        const residual = platform.minus(await ledgerNear(platform, c.requestedAt, c.takenAt, tx));
-        if (!residual.isZero()) {
-          const previous = await tx.balanceComparison.findFirst({
-            where: { takenAt: { lt: c.takenAt } },
-            orderBy: { takenAt: "desc" },
-            select: { takenAt: true },
-          });
-          await bookUnexplainedDifference(
-            tx,
-            {
-              windowFrom: previous?.takenAt ?? null,
-              windowTo: c.takenAt,
-              amount: residual,
-              currency: c.currency,
-            },
-            now,
-          );
-          created += 1;
-        }
-        await tx.balanceComparison.update({ where: { id: c.id }, data: { settledAt: now } });
-      }
-      return created;
+      return settle(tx, graceMinutes, now);
     },
-    { timeout: 120_000 },
+    { timeout: SETTLE_TIMEOUT_MS },
   );
+}
+
+/**
+ * settleComparisons for a page: settles only if no other runner is settling (the proof's lock is free at
+ * once), and answers null without waiting otherwise: the runner under way (or the ledger-upkeep job)
+ * settles the same comparisons.
+ */
+export async function settleComparisonsIfFree(
+  graceMinutes: number,
+  now = new Date(),
+): Promise<number | null> {
+  return getDb().$transaction(
+    async (tx) => ((await tryLockBalanceProof(tx, 0)) ? settle(tx, graceMinutes, now) : null),
+    { timeout: SETTLE_TIMEOUT_MS },
+  );
+}
+
+/** How long settling may hold the proof's lock (its transaction's limit). */
+const SETTLE_TIMEOUT_MS = 120_000;
+
+/** Settles the due comparisons; call it under the proof's lock. */
+async function settle(tx: Prisma.TransactionClient, graceMinutes: number, now: Date): Promise<number> {
+  const due = await tx.balanceComparison.findMany({
+    where: { settledAt: null, takenAt: { lt: new Date(now.getTime() - graceMinutes * 60_000) } },
+    orderBy: { takenAt: "asc" },
+    take: 500,
+  });
+  const currency = await ledgerCurrency(tx);
+  let created = 0;
+  for (const c of due) {
+    const platform = new Decimal(c.platformBalance.toFixed());
+    if (currency !== null && c.currency !== currency) {
+      // A comparison in another currency (stored before recordComparison refused them): never booked.
+      const snapshot = await tx.balanceSnapshot.findUnique({
+        where: { id: c.snapshotId },
+        select: { traceID: true },
+      });
+      await raiseCurrencyDifference(tx, {
+        ledgerCurrency: currency,
+        currency: c.currency,
+        amount: platform,
+        takenAt: c.takenAt,
+        traceID: snapshot?.traceID ?? null,
+      });
+    } else {
+      const residual = platform.minus(await ledgerNear(platform, c.requestedAt, c.takenAt, tx));
+      if (!residual.isZero()) {
+        const previous = await tx.balanceComparison.findFirst({
+          where: { takenAt: { lt: c.takenAt }, currency: c.currency },
+          orderBy: { takenAt: "desc" },
+          select: { takenAt: true },
+        });
+        await bookUnexplainedDifference(
+          tx,
+          {
+            windowFrom: previous?.takenAt ?? null,
+            windowTo: c.takenAt,
+            amount: residual,
+            currency: c.currency,
+          },
+          now,
+        );
+        created += 1;
+      }
+    }
+    await tx.balanceComparison.update({ where: { id: c.id }, data: { settledAt: now } });
+  }
+  return created;
 }
 
 export type ProofStatus =

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ledgerBalanceBefore } from "@/lib/ledger/balance";
+import { IN_LEDGER_CURRENCY, LEDGER_CURRENCY_SQL, ledgerBalanceBefore } from "@/lib/ledger/balance";
 import { postingGroup, postingKinds, type PostingKind } from "@/lib/ledger/rules";
 import { inLedgerSnapshot, type LedgerReader } from "@/lib/ledger/snapshot";
 import { Decimal } from "@/lib/money/decimal";
@@ -79,6 +79,7 @@ async function dayKindSums(p: StatementPeriod, days: LocalDay[], db: LedgerReade
       UNION ALL
       SELECT ${day(Prisma.sql`"windowTo"`)}, 'outside', amount, 0, 1 FROM "OutsideMovement"
       WHERE "windowTo" >= ${iso(p.from)}::timestamptz AND "windowTo" < ${iso(p.to)}::timestamptz
+        AND ${IN_LEDGER_CURRENCY}
     ) s GROUP BY i, kind HAVING sum(n) <> 0 ORDER BY i, kind`;
 }
 
@@ -124,8 +125,8 @@ export async function statementSummary(p: StatementPeriod, db?: LedgerReader): P
     db.$queryRaw<{ startedAt: Date; finishedAt: Date }[]>`
       SELECT "startedAt", "finishedAt" FROM "ReconciliationRun"
       WHERE status = 'completed' AND "finishedAt" IS NOT NULL ORDER BY "startedAt" DESC LIMIT 1`,
-    db.$queryRaw<{ currencyBalance: string }[]>`
-      SELECT "currencyBalance" FROM "BalanceSnapshot" ORDER BY "takenAt" DESC LIMIT 1`,
+    // The ledger's currency: the one its movements outside operations are counted in.
+    db.$queryRaw<{ currencyBalance: string | null }[]>`SELECT ${LEDGER_CURRENCY_SQL} AS "currencyBalance"`,
   ]);
   const lastRun = runs[0];
   const currency = snapshots[0];

@@ -70,11 +70,50 @@ export interface PaymentFormResponse extends Traced {
   form: PaymentFormResult;
 }
 export interface BalanceResult extends Traced {
-  /** The (first) balance record. */
+  /** The merchant's balance record (see BalanceChoice). */
   balance: BalanceRecord;
   /** All records, should a deployment return several. */
   balances: BalanceRecord[];
 }
+
+/**
+ * Which record of GET /balance is the merchant's balance. The spec returns one record; a deployment may
+ * return a list. `currencyBalance`: the merchant's balance currency as Paydesk knows it (the ledger's,
+ * lib/ledger/balance.ts), null before any balance was read.
+ */
+export interface BalanceChoice {
+  currencyBalance: string | null;
+}
+
+/**
+ * The only record, or the one record of a list in the known balance currency. A list with no such record,
+ * with several, or read before the balance currency is known is refused (a protocol error, nothing
+ * returned to store): taking one record of it at random would book another currency's figure into the
+ * ledger. The only record is kept whatever its currency: the balance proof refuses to compare it with
+ * the ledger when its currency differs, and says so (lib/ledger/proof.ts).
+ */
+export function chooseBalance(records: BalanceRecord[], choice: BalanceChoice): BalanceRecord {
+  if (records.length === 1) return records[0]!;
+  const { currencyBalance } = choice;
+  const matching = records.filter((r) => r.currencyBalance === currencyBalance);
+  if (currencyBalance !== null && matching.length === 1) return matching[0]!;
+  const currencies = records.map((r) => r.currencyBalance).join(", ");
+  const why =
+    currencyBalance === null
+      ? "and no balance currency known yet to choose one by"
+      : matching.length === 0
+        ? `and none in the balance currency ${currencyBalance}`
+        : `and ${matching.length} in the balance currency ${currencyBalance}`;
+  throw new SchemaMismatchError("balance", [
+    {
+      code: "custom",
+      path: [],
+      message: `${records.length} balance records (${currencies}) ${why}`,
+      input: undefined,
+    },
+  ]);
+}
+
 export interface BanksResult extends Traced {
   banks: Bank[];
 }
@@ -97,7 +136,8 @@ export interface PlatformClient {
    * unreadable items too. One item that does not decode does not fail the page (see `unreadable`).
    */
   listOperations(request: ListOperationsRequest, context?: CallContext): Promise<OperationPage>;
-  getBalance(context?: CallContext): Promise<BalanceResult>;
+  /** The merchant's balance record, chosen by `choice` when the platform answers with several. */
+  getBalance(context?: CallContext, choice?: BalanceChoice): Promise<BalanceResult>;
   getBanks(context?: CallContext): Promise<BanksResult>;
 }
 
@@ -267,11 +307,17 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       return { ...r.value, traceID: r.envelope.traceID };
     },
 
-    async getBalance(context) {
-      const r = await read("/balance", okData(decodeBalance), context);
-      const [balance] = r.value;
-      // decodeBalance never returns an empty list
-      return { balance: balance as BalanceRecord, balances: r.value, traceID: r.traceID };
+    async getBalance(context, choice = { currencyBalance: null }) {
+      // Chosen in the decoding: a refused list is the call's error, in its record.
+      const r = await read(
+        "/balance",
+        okData((data) => {
+          const balances = decodeBalance(data);
+          return { balance: chooseBalance(balances, choice), balances };
+        }),
+        context,
+      );
+      return { ...r.value, traceID: r.traceID };
     },
 
     async getBanks(context) {

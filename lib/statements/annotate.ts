@@ -5,14 +5,19 @@ import { translatorFor } from "@/lib/auth/translator";
 import type { OutsideMovementKind } from "@/lib/generated/prisma/enums";
 import { resolveIfExplained } from "@/lib/ledger/balance-drift";
 
-export type AnnotateResult = { ok: true; id: string } | { ok: false; code: "not_found"; message: string };
+export type AnnotateResult =
+  { ok: true; id: string } | { ok: false; code: "not_found" | "busy"; message: string };
 
-/** Says what a movement outside operations was (top-up, withdrawal, adjustment); audited before/after. */
+/**
+ * Says what a movement outside operations was (top-up, withdrawal, adjustment); audited before/after.
+ * Resolving the movement's balance difference waits for the balance proof a bounded time: while the proof
+ * settles past that, nothing is written and the answer is `busy` (try again in a minute).
+ */
 export async function annotateMovement(
   actor: Actor,
   input: { id: string; kind: OutsideMovementKind; reference: string | null; note: string | null },
 ): Promise<AnnotateResult> {
-  const t = await translatorFor("statements");
+  const [t, words] = await Promise.all([translatorFor("statements"), translatorFor("balance")]);
   return getDb().$transaction(async (tx) => {
     const before = await tx.outsideMovement.findUnique({
       where: { id: input.id },
@@ -20,6 +25,9 @@ export async function annotateMovement(
     });
     if (!before) return { ok: false, code: "not_found", message: t("movement.noSuchMovement") };
     const now = new Date();
+    // Before the annotation is written: a busy proof leaves nothing written.
+    const resolved = await resolveIfExplained(tx, input.id, now);
+    if (!resolved.ok) return { ok: false, code: "busy", message: words("movements.proofBusy") };
     await tx.outsideMovement.update({
       where: { id: input.id },
       data: {
@@ -30,7 +38,6 @@ export async function annotateMovement(
         annotatedAt: now,
       },
     });
-    await resolveIfExplained(tx, input.id, now);
     await audit(tx, actor, {
       action: "balance.annotateMovement",
       targetType: "outsideMovement",

@@ -19,7 +19,7 @@ import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { dailyClosings } from "@/lib/ledger/balance";
 import { listMovements } from "@/lib/ledger/movements";
-import { proofStatus, settleComparisons } from "@/lib/ledger/proof";
+import { proofStatus, settleComparisonsIfFree } from "@/lib/ledger/proof";
 import { getSettings } from "@/lib/settings/settings";
 import { localDayOf, startOfLocalDay } from "@/lib/time/local-days";
 import { canonicalTimeZone } from "@/lib/time/zone";
@@ -45,13 +45,18 @@ export default async function BalancePage({
   // Days are counted in the user's zone unless the address names another.
   const tz = (typeof tzParam === "string" && canonicalTimeZone(tzParam)) || timeZone;
   const to = new Date();
-  const range = { from: new Date(to.getTime() - days * 86_400_000), to, tz };
-  // Ledger closings: whole local days, the first one starting at midnight of the zone.
-  const ledgerRange = { from: startOfLocalDay(localDayOf(range.from, tz), tz), to, tz };
+  // Whole local days, the first one from midnight of the zone (the newest is today, so far): the charts
+  // and the ledger's closings count the same days, and no day shown is cut short.
+  const range = {
+    from: startOfLocalDay(localDayOf(new Date(to.getTime() - days * 86_400_000), tz), tz),
+    to,
+    tz,
+  };
 
-  // Differences older than the allowed time become movements outside operations first; then the balance
-  // read, whose fresh answer records the comparison the proof shows.
-  await settleComparisons((await getSettings()).balanceDifferenceMinutes);
+  // Differences older than the allowed time become movements outside operations first (unless the proof is
+  // settling already: then it, or the ledger-upkeep job, settles them; the page does not wait for it); then
+  // the balance read, whose fresh answer records the comparison the proof shows.
+  await settleComparisonsIfFree((await getSettings()).balanceDifferenceMinutes);
   const balance = await currentBalance(user.id);
   const [rateSource, history, volume, rate, timeToFinal, ledgerDays, proof, movements] = await Promise.all([
     lastSuccessfulOperationRate(),
@@ -59,7 +64,7 @@ export default async function BalancePage({
     dailyVolume(range),
     successRate(range),
     medianTimeToFinal(range),
-    dailyClosings(ledgerRange),
+    dailyClosings(range),
     proofStatus(),
     listMovements(),
   ]);
