@@ -1,5 +1,6 @@
 // The shape of the catalogs, from the English files: next-intl checks every key against it at compile
 // time. A new namespace file in messages/en/ gets a line here (and its twin in messages/ru/).
+import type account from "@/messages/en/account.json";
 import type admin from "@/messages/en/admin.json";
 import type audit from "@/messages/en/audit.json";
 import type auth from "@/messages/en/auth.json";
@@ -24,6 +25,7 @@ import type validation from "@/messages/en/validation.json";
 import type webhooks from "@/messages/en/webhooks.json";
 
 export type CatalogMessages = {
+  account: typeof account;
   admin: typeof admin;
   audit: typeof audit;
   auth: typeof auth;

@@ -25,6 +25,7 @@ export async function ConsoleHeader({
 }) {
   const t = await getTranslations("shell");
   const tTwoFactor = await getTranslations("twoFactor");
+  const tAccount = await getTranslations("account.password");
   const inGroup = (group: NavGroup) => nav.filter((item) => item.group === group);
   const link = (item: NavItem) => (
     <Link href={item.href} className={linkClass}>
@@ -76,6 +77,9 @@ export async function ConsoleHeader({
             <LanguageSwitch />
             <Link href="/account/two-factor" className={linkClass} data-testid="two-factor-link">
               {tTwoFactor("menuLink")}
+            </Link>
+            <Link href="/account/password" className={linkClass} data-testid="password-link">
+              {tAccount("menuLink")}
             </Link>
             <form action={signOutAction} className="border-t border-zinc-200 p-1 dark:border-zinc-700">
               <Button type="submit" variant="ghost" className="w-full justify-start">

@@ -8,6 +8,8 @@ export const permissions = {
   "profile.update": ["admin", "finance", "approver", "support"],
   // One's own second factor: enrol, step up, regenerate recovery codes, disable with a code.
   "account.twoFactor": ["admin", "finance", "approver", "support"],
+  // One's own password, with the current one (not for a user who signs in only with single sign-on).
+  "account.password": ["admin", "finance", "approver", "support"],
   "operations.read": ["admin", "finance", "approver", "support"],
   "operations.refresh": ["admin", "finance", "support"],
   "operations.export": ["admin", "finance"],

@@ -17,3 +17,10 @@ export const signInMessageValues = { attempts: LOCK_AFTER_FAILURES, minutes: LOC
 export function isSignInCode(value: unknown): value is SignInCode {
   return typeof value === "string" && (signInCodes as readonly string[]).includes(value);
 }
+
+/**
+ * The sign-in page's `?notice=` after a user changed their own password: every session of theirs ended,
+ * the one they changed it from too (lib/actions/account.ts), and the page says so.
+ */
+export const PASSWORD_CHANGED_NOTICE = "password-changed";
+export const SIGN_IN_AFTER_PASSWORD_CHANGE = `/login?notice=${PASSWORD_CHANGED_NOTICE}`;

@@ -41,6 +41,12 @@ async function lockRequest(tx: Tx, id: string) {
   await tx.$queryRaw`SELECT id FROM "PayoutRequest" WHERE id = ${id}::uuid FOR UPDATE`;
 }
 
+/** Who last set a user's password (null: the command line, the user themselves, or no password). */
+async function passwordSetByOf(tx: Tx, userId: string): Promise<string | null> {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { passwordSetById: true } });
+  return user?.passwordSetById ?? null;
+}
+
 /**
  * The approvals the request needs now: never fewer than when it was created, more when the recipient's
  * other counted pay-outs have grown since (or the limits were lowered), with what the audit records of
@@ -72,8 +78,9 @@ async function approvalsNeededNow(
 
 /**
  * Records one approver's decision, as the policy allows (canDecide: never the maker, admins included;
- * once per approver; only while the request awaits approval; canApprove: not a disabled maker's). The
- * request's row and its recipient are locked, so two approvers at the same moment are serialised:
+ * once per approver; only while the request awaits approval; never when one of the two, or one third
+ * person, set both passwords; canApprove: not a disabled maker's). The request's row and its recipient
+ * are locked, so two approvers at the same moment are serialised:
  * exactly one of them completes the set and moves the request to approved, and only that call hands it
  * to the worker. An approval asks again how many approvals the request needs, with the recipient's
  * pay-outs as they are now; the approvals counted are those of approvers who could still give them
@@ -101,7 +108,7 @@ export async function decide(
     const row = await tx.payoutRequest.findUnique({
       where: { id },
       include: {
-        maker: { select: { disabledAt: true } },
+        maker: { select: { disabledAt: true, passwordSetById: true } },
         approvals: {
           select: {
             approverId: true,
@@ -112,7 +119,9 @@ export async function decide(
       },
     });
     if (!row) return notFound;
-    const verdict = decision === "approve" ? canApprove(row, actor) : canDecide(row, actor);
+    // who set the approver's password, as it is now (policy.ts passwordsIndependent)
+    const decider = { ...actor, passwordSetById: await passwordSetByOf(tx, actor.id) };
+    const verdict = decision === "approve" ? canApprove(row, decider) : canDecide(row, decider);
     if (!verdict.ok) return { ok: false, code: verdict.reason, message: refusalMessage(t, verdict) };
 
     await tx.payoutApproval.create({

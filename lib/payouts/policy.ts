@@ -28,25 +28,64 @@ const refuse = <Reason extends string>(reason: Reason, status?: PayoutRequestSta
 
 // ---- deciding (approve / reject) -------------------------------------------------------------------
 
-export type DecideRefusal = "forbidden" | "own_request" | "already_decided" | "not_awaiting";
+export type DecideRefusal =
+  "forbidden" | "own_request" | "already_decided" | "not_awaiting" | PasswordRefusal;
 
 /**
- * An approver decides once, never on a request they made (admins included), and only while the request
- * awaits approval.
+ * Why two people are not two for maker/checker: one of them, or one third person, knows both
+ * passwords, having set them (User.passwordSetById: the admin who created the user or last reset the
+ * password; null when the command line set it, the user changed it themselves, or there is none).
+ */
+export type PasswordRefusal =
+  /** The approver's password was set by the maker. */
+  | "password_set_by_maker"
+  /** The maker's password was set by the approver. */
+  | "maker_password_set_by_approver"
+  /** Both passwords were set by the same third person. */
+  | "passwords_set_by_same_person";
+
+/** The approver as the deciding rules see them: who they are and who last set their password. */
+export type Decider = PolicyActor & { passwordSetById: string | null };
+
+/**
+ * Maker and approver are two people only when neither can sign in as the other: refused when the
+ * approver's password was set by the maker, the maker's by the approver, or both by one third person
+ * (an admin who creates an approver, or resets a colleague's password, would otherwise approve their
+ * own pay-out under that account). Whoever changes their own password clears it (null), so a null on
+ * either side never matches.
+ */
+export function passwordsIndependent(
+  maker: { id: string; passwordSetById: string | null },
+  approver: { id: string; passwordSetById: string | null },
+): Verdict<PasswordRefusal> {
+  if (approver.passwordSetById !== null && approver.passwordSetById === maker.id)
+    return refuse("password_set_by_maker");
+  if (maker.passwordSetById !== null && maker.passwordSetById === approver.id)
+    return refuse("maker_password_set_by_approver");
+  if (maker.passwordSetById !== null && maker.passwordSetById === approver.passwordSetById)
+    return refuse("passwords_set_by_same_person");
+  return { ok: true };
+}
+
+/**
+ * An approver decides once, never on a request they made (admins included), only while the request
+ * awaits approval, and only when neither of the two, nor one third person, set both passwords
+ * (passwordsIndependent). The callers read who set the maker's and the approver's passwords.
  */
 export function canDecide(
   request: {
     status: PayoutRequestStatus;
     makerId: string;
+    maker: { passwordSetById: string | null };
     approvals: ReadonlyArray<{ approverId: string }>;
   },
-  actor: PolicyActor,
+  actor: Decider,
 ): Verdict<DecideRefusal> {
   if (!can(actor.role, "payouts.approve")) return refuse("forbidden");
   if (request.makerId === actor.id) return refuse("own_request");
   if (request.approvals.some((a) => a.approverId === actor.id)) return refuse("already_decided");
   if (request.status !== "awaiting_approval") return refuse("not_awaiting", request.status);
-  return { ok: true };
+  return passwordsIndependent({ id: request.makerId, passwordSetById: request.maker.passwordSetById }, actor);
 }
 
 export type ApproveRefusal = DecideRefusal | "maker_disabled";
@@ -57,8 +96,10 @@ export type ApproveRefusal = DecideRefusal | "maker_disabled";
  * approved.
  */
 export function canApprove(
-  request: Parameters<typeof canDecide>[0] & { maker: { disabledAt: Date | null } },
-  actor: PolicyActor,
+  request: Parameters<typeof canDecide>[0] & {
+    maker: { disabledAt: Date | null; passwordSetById: string | null };
+  },
+  actor: Decider,
 ): Verdict<ApproveRefusal> {
   const decide = canDecide(request, actor);
   if (!decide.ok) return decide;
@@ -149,6 +190,9 @@ export const REFUSAL_KEYS = {
   already_decided: "refusals.alreadyDecided",
   not_awaiting: "refusals.notAwaiting",
   maker_disabled: "refusals.makerDisabled",
+  password_set_by_maker: "refusals.passwordSetByMaker",
+  maker_password_set_by_approver: "refusals.makerPasswordSetByYou",
+  passwords_set_by_same_person: "refusals.passwordsSetBySamePerson",
   not_allowed: "refusals.notAllowed",
   too_late: "refusals.tooLate",
   override_forbidden: "refusals.overrideForbidden",

@@ -122,11 +122,11 @@ export async function getPayoutDetail(
   id: string,
   viewer: { id: string; role: Role },
 ): Promise<PayoutDetail | null> {
-  const [row, currency] = await Promise.all([
+  const [row, currency, decider] = await Promise.all([
     getDb().payoutRequest.findUnique({
       where: { id },
       include: {
-        maker: { select: { email: true, disabledAt: true } },
+        maker: { select: { email: true, disabledAt: true, passwordSetById: true } },
         approvals: {
           orderBy: { createdAt: "asc" },
           include: { approver: { select: { email: true, name: true, disabledAt: true, role: true } } },
@@ -135,10 +135,13 @@ export async function getPayoutDetail(
       },
     }),
     paymentCurrency(),
+    // who set the viewer's password: the deciding rules ask it (policy.ts passwordsIndependent)
+    getDb().user.findUnique({ where: { id: viewer.id }, select: { passwordSetById: true } }),
   ]);
   if (!row) return null;
   const words = await payoutWords();
-  const approval = canApprove(row, viewer);
+  const deciding = { ...viewer, passwordSetById: decider?.passwordSetById ?? null };
+  const approval = canApprove(row, deciding);
   const approveBlockedReason =
     !approval.ok && approval.reason !== "forbidden" && row.status === "awaiting_approval"
       ? refusalMessage(words.t, approval)
@@ -194,7 +197,7 @@ export async function getPayoutDetail(
     })),
     can: {
       approve: approval.ok,
-      reject: canDecide(row, viewer).ok,
+      reject: canDecide(row, deciding).ok,
       cancel: canCancel(row, viewer).ok,
       // a request on its way is the worker's; Send is for one the duplicate guard held back
       submit:

@@ -2,15 +2,22 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { createTranslator } from "use-intl/core";
 import { z } from "zod";
-import { audit, type Actor } from "@/lib/audit/log";
-import { hashPassword } from "@/lib/auth/password";
+import { audit, type Actor, type StaffActor } from "@/lib/audit/log";
+import { claimAttempt } from "@/lib/auth/credentials";
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { endAllSessions } from "@/lib/auth/session-store";
 import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { issueArguments } from "@/lib/i18n/issues";
 import { messagesFor } from "@/lib/i18n/messages";
-import { createUserSchema, emailSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
+import {
+  changeOwnPasswordSchema,
+  createUserSchema,
+  emailSchema,
+  passwordSchema,
+  roleSchema,
+} from "@/lib/users/schemas";
 
 /** What went wrong, as a catalog key (admin.users.errors.<code>) with its values; the message is English for the command line. */
 export type UserErrorCode = "exists" | "unknownEmail" | "alreadyDisabled" | "notDisabled";
@@ -112,7 +119,14 @@ export async function createUser(
         throw exists(data.email);
       }
       const user = await tx.user.create({
-        data: { email: data.email, role: data.role, name: data.name, passwordHash },
+        // Who set the password: the admin creating the user, none from the command line (policy.ts).
+        data: {
+          email: data.email,
+          role: data.role,
+          name: data.name,
+          passwordHash,
+          passwordSetById: actor.id,
+        },
         select: publicFields,
       });
       await audit(tx, actor, {
@@ -266,6 +280,8 @@ export async function enableUser(actor: Actor, email: string) {
  * Sets a new password, clears any lock and ends existing sessions and any sign-in waiting for its code
  * (its password step was passed with the old password). Never one's own from the users page (`me`):
  * that would change a password without the current one, from a session that may not be its owner's.
+ * Records who set it (`passwordSetById`: the admin, or null from the command line): the pay-out policy
+ * keeps a maker and an approver apart when one of them, or one third person, knows both passwords.
  */
 export async function resetPassword(actor: Actor, email: string, password: string, me?: { id: string }) {
   const user = await findByEmail(email);
@@ -274,9 +290,76 @@ export async function resetPassword(actor: Actor, email: string, password: strin
   await getDb().$transaction(async (tx) => {
     await tx.user.update({
       where: { id: user.id },
-      data: { passwordHash, failedSignIns: 0, lockedUntil: null, sessionVersion: { increment: 1 } },
+      data: {
+        passwordHash,
+        passwordSetById: actor.id,
+        failedSignIns: 0,
+        lockedUntil: null,
+        sessionVersion: { increment: 1 },
+      },
     });
     await endSignIns(tx, user.id);
     await audit(tx, actor, { action: "user.resetPassword", targetType: "user", targetId: user.id });
+  });
+}
+
+/**
+ * Why changing one's own password was refused (account.password.errors.<code>): no password to change
+ * (the user signs in with single sign-on only), the current password is wrong, or the account is locked
+ * by wrong passwords (the sign-in lock: lib/auth/lock-policy.ts).
+ */
+export type PasswordChangeRefusal = "noPassword" | "wrongCurrent" | "locked";
+
+export type PasswordChangeResult = { ok: true } | { ok: false; code: PasswordChangeRefusal };
+
+/** Whether the user has a password of their own to change (a single-sign-on-only user has none). */
+export async function hasOwnPassword(userId: string): Promise<boolean> {
+  const user = await getDb().user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  return typeof user?.passwordHash === "string";
+}
+
+/**
+ * The signed-in user changes their own password, proving the current one. Each try at the current
+ * password is an attempt at the account, taken before it is checked exactly as at sign-in
+ * (claimAttempt): wrong ones count towards the same lock, and while the account is locked nothing is
+ * checked. The new password follows the rules of an admin's (passwordSchema) and must differ from the
+ * current one. On success: `passwordSetById` is cleared (nobody else knows it now, so the pay-out policy
+ * no longer keeps this user apart from whoever set the old one), the failure count and lock are
+ * cleared, and every session of the user ends, this one included (sessionVersion moves on, as after a
+ * reset): see lib/actions/account.ts for why the user signs in again. Audited as
+ * `user.password.change`, with no password or hash in the entry.
+ */
+export async function changeOwnPassword(
+  actor: StaffActor,
+  current: string,
+  next: string,
+  now = new Date(),
+): Promise<PasswordChangeResult> {
+  const data = parse(changeOwnPasswordSchema, { current, next });
+  const user = await getDb().user.findUnique({
+    where: { id: actor.id },
+    select: { id: true, passwordHash: true },
+  });
+  if (!user?.passwordHash) return { ok: false, code: "noPassword" };
+  if (!(await claimAttempt(user.id, now))) return { ok: false, code: "locked" };
+  if (!(await verifyPassword(user.passwordHash, data.current))) return { ok: false, code: "wrongCurrent" };
+  const passwordHash = await hashPassword(data.next);
+  return getDb().$transaction(async (tx): Promise<PasswordChangeResult> => {
+    // Only over the password just checked: one changed meanwhile (an admin's reset, the user's other
+    // tab) is no longer the current password given here.
+    const { count } = await tx.user.updateMany({
+      where: { id: user.id, passwordHash: user.passwordHash },
+      data: {
+        passwordHash,
+        passwordSetById: null,
+        failedSignIns: 0,
+        lockedUntil: null,
+        sessionVersion: { increment: 1 },
+      },
+    });
+    if (count === 0) return { ok: false, code: "wrongCurrent" };
+    await endSignIns(tx, user.id);
+    await audit(tx, actor, { action: "user.password.change", targetType: "user", targetId: user.id });
+    return { ok: true };
   });
 }

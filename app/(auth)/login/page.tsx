@@ -5,7 +5,12 @@ import { LoginForm } from "@/components/auth/login-form";
 import { EnvironmentBadge } from "@/components/shell/environment-badge";
 import { ssoConfigured } from "@/lib/auth/config";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
-import { isSignInCode, signInMessageKey, signInMessageValues } from "@/lib/auth/sign-in-messages";
+import {
+  isSignInCode,
+  PASSWORD_CHANGED_NOTICE,
+  signInMessageKey,
+  signInMessageValues,
+} from "@/lib/auth/sign-in-messages";
 import { currentUser } from "@/lib/auth/session";
 import { ssoSignInAction } from "@/lib/auth/sign-in-action";
 import { Button } from "@/components/ui/button";
@@ -20,7 +25,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function LoginPage({
   searchParams,
 }: {
-  searchParams: Promise<{ callbackUrl?: string; error?: string; code?: string }>;
+  searchParams: Promise<{ callbackUrl?: string; error?: string; code?: string; notice?: string }>;
 }) {
   if (await currentUser()) redirect("/");
   const query = await searchParams;
@@ -37,6 +42,8 @@ export default async function LoginPage({
   if (refusal === "second_factor")
     redirect(`/login/two-factor${callbackUrl ? `?${new URLSearchParams({ callbackUrl })}` : ""}`);
   const refusalMessage = isSignInCode(refusal) ? t(signInMessageKey(refusal), signInMessageValues) : null;
+  // After changing one's own password every session ends, the changing one too (lib/actions/account.ts).
+  const passwordChanged = query.notice === PASSWORD_CHANGED_NOTICE;
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm space-y-6 rounded-xl border border-zinc-200 bg-white p-8 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
@@ -50,6 +57,15 @@ export default async function LoginPage({
             className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
           >
             {t("signIn.ssoUnknown")}
+          </p>
+        )}
+        {passwordChanged && (
+          <p
+            role="status"
+            data-testid="password-changed"
+            className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
+          >
+            {t("signIn.passwordChanged")}
           </p>
         )}
         {refusalMessage && (

@@ -17,6 +17,7 @@ const GRID: Record<string, readonly [admin: "✓" | "✗", finance: "✓" | "✗
   //                          admin finance approver support
   "profile.update":          ["✓",  "✓",    "✓",     "✓"],
   "account.twoFactor":       ["✓",  "✓",    "✓",     "✓"],
+  "account.password":        ["✓",  "✓",    "✓",     "✓"],
   "operations.read":         ["✓",  "✓",    "✓",     "✓"],
   "operations.refresh":      ["✓",  "✓",    "✗",     "✓"],
   "operations.export":       ["✓",  "✓",    "✗",     "✗"],

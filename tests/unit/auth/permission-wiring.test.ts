@@ -32,6 +32,9 @@ const ACTIONS: Record<string, Record<string, string>> = {
     ssoSignInAction: PUBLIC,
     signOutAction: PUBLIC,
   },
+  "lib/actions/account.ts": {
+    changeOwnPasswordAction: "account.password",
+  },
   "lib/actions/two-factor.ts": {
     startEnrolmentAction: "account.twoFactor",
     confirmEnrolmentAction: "account.twoFactor",
@@ -180,6 +183,7 @@ const PAGES: Record<string, string> = {
   "app/(auth)/login/two-factor/page.tsx": PUBLIC,
   // The one page a user who must enrol in two-factor can open before they have.
   "app/(auth)/two-factor/setup/page.tsx": BEFORE_ENROLMENT,
+  "app/(console)/account/password/page.tsx": "account.password",
   "app/(console)/account/two-factor/page.tsx": SIGNED_IN,
   "app/(console)/admin/audit/page.tsx": "audit.read",
   "app/(console)/admin/users/page.tsx": "users.manage",
