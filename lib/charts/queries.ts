@@ -2,6 +2,7 @@ import "server-only";
 import { chartBuckets, type ChartRange } from "@/lib/charts/buckets";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { LEDGER_CURRENCY_SQL } from "@/lib/ledger/balance";
 import { FINAL_STATUSES_SQL } from "@/lib/operations/status";
 import { localDays } from "@/lib/time/local-days";
 
@@ -42,6 +43,8 @@ export type BalancePoint = {
 /**
  * The last balance snapshot of each local hour (windows up to 7 days) or each local day, exact decimals.
  * An hour shown twice in separate pieces (clocks falling back two hours) takes its last piece's snapshot.
+ * Only snapshots in the ledger's currency: the chart draws them on the ledger's axis (a record in another
+ * currency is stored, and raised as a difference, but never compared: lib/ledger/proof.ts).
  */
 export async function balanceHistory(r: ChartRange): Promise<BalancePoint[]> {
   const buckets = chartBuckets(r);
@@ -53,7 +56,8 @@ export async function balanceHistory(r: ChartRange): Promise<BalancePoint[]> {
       trim_scale("amountInCurrencyPayment")::text AS "amountInCurrencyPayment", "currencyPayment",
       trim_scale("exchangeRate")::text AS "exchangeRate"
     FROM (SELECT ${bucket} AS i, *
-          FROM "BalanceSnapshot" WHERE ${inRange(Prisma.sql`"takenAt"`, r)}) s
+          FROM "BalanceSnapshot" WHERE ${inRange(Prisma.sql`"takenAt"`, r)}
+            AND "currencyBalance" = COALESCE(${LEDGER_CURRENCY_SQL}, "currencyBalance")) s
     ORDER BY i, "takenAt" DESC, id DESC`;
   const byLabel = new Map<string, BalancePoint>();
   for (const { i, ...row } of rows) {

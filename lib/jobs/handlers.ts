@@ -48,8 +48,11 @@ export function jobHandlers(
     }),
     retention: () => pruneExpiredRecords(),
     pendingIntents: async () => {
-      // Given up on, then mirrored by a webhook or a reconciliation run: settled without a call.
-      await settleGivenUpFromMirror();
+      // Given up on, then mirrored by a webhook or a reconciliation run: settled without a call. A failure
+      // here is logged; the pending intents below are still checked.
+      await settleGivenUpFromMirror().catch((err: unknown) =>
+        getLog().error({ err }, "given-up creation intents could not be settled from the mirror"),
+      );
       const pending = await getDb().creationIntent.findMany({
         where: {
           state: "pending",

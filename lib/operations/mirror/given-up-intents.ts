@@ -12,6 +12,8 @@ import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
+import type { Operation } from "@/lib/platform/schemas";
+import { Decimal, isDecimalString } from "@/lib/money/decimal";
 
 /**
  * Confirms every given-up intent the mirror now answers: exactly one mirrored operation with its
@@ -117,7 +119,12 @@ export const LOOK_UPS_PER_MINUTE = 5;
 export const lookUpRateLimit = createRateLimit({ limit: LOOK_UPS_PER_MINUTE, windowMs: 60_000 });
 
 export type LookUpResult =
-  | { ok: true; outcome: "confirmed" | "differs" | "notFound"; operationId: string | null; message: string }
+  | {
+      ok: true;
+      outcome: "confirmed" | "differs" | "notConfirmed" | "notFound";
+      operationId: string | null;
+      message: string;
+    }
   | { ok: false; code: "notGivenUp" | "unavailable" | "rate_limited"; message: string };
 
 /**
@@ -141,31 +148,57 @@ export async function lookUpGivenUpIntent(
   const db = getDb();
   const intent = await db.creationIntent.findUnique({
     where: { idTransactionMerchant },
-    select: { state: true, gaveUpAt: true },
+    select: { state: true, gaveUpAt: true, kind: true, request: true },
   });
   if (intent?.state !== "pending" || !intent.gaveUpAt)
     return { ok: false, code: "notGivenUp", message: t("unanswered.notGivenUp") };
+  // Audited whatever it found, a failed look-up too: the platform was asked.
+  const record = (outcome: string, operationId: string | null) =>
+    db.$transaction((tx) =>
+      audit(tx, actor, {
+        action: "creation.lookUp",
+        targetType: "creationIntent",
+        targetId: idTransactionMerchant,
+        after: { outcome, operationId },
+      }),
+    );
   let found: Awaited<ReturnType<typeof findOperationByMerchantId>>;
   try {
     found = await findOperationByMerchantId(platform, idTransactionMerchant, { actorUserId: actor.id });
   } catch (error) {
     if (!isPlatformError(error)) throw error;
     getLog().warn({ err: error, idTransactionMerchant }, "look-up of a given-up creation failed");
+    await record("unavailable", null);
     return { ok: false, code: "unavailable", message: t("unanswered.unavailable") };
   }
   if (found) await applySnapshot(found.operation, "manualRefresh");
   const confirmed = found
     ? (await settleGivenUpFromMirror()).some((s) => s.idTransactionMerchant === idTransactionMerchant)
     : false;
-  const outcome = confirmed ? "confirmed" : found ? "differs" : "notFound";
+  const outcome = confirmed
+    ? "confirmed"
+    : !found
+      ? "notFound"
+      : answersRequest(found.operation, intent)
+        ? // the same type and amount, yet not settled: another operation or intent has this id
+          "notConfirmed"
+        : "differs";
   const operationId = found?.operation.id ?? null;
-  await db.$transaction((tx) =>
-    audit(tx, actor, {
-      action: "creation.lookUp",
-      targetType: "creationIntent",
-      targetId: idTransactionMerchant,
-      after: { outcome, operationId },
-    }),
-  );
+  await record(outcome, operationId);
   return { ok: true, outcome, operationId, message: t(`unanswered.outcome.${outcome}`) };
+}
+
+/** The operation is of the type and amount the intent asked for (settleGivenUpFromMirror's first test). */
+function answersRequest(
+  operation: Pick<Operation, "typeOperation" | "amountInitial">,
+  intent: { kind: CreationKind; request: unknown },
+): boolean {
+  const amount = amountOf(intent.request);
+  const type = intent.kind === "payOut" ? "payOut" : "payIn";
+  return (
+    operation.typeOperation === type &&
+    amount !== null &&
+    isDecimalString(amount) &&
+    new Decimal(amount).equals(operation.amountInitial)
+  );
 }

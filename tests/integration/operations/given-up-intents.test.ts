@@ -6,8 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import type { Sandbox } from "../../../sandbox/index";
 import { getDb } from "@/lib/db";
 import type { CreationKind } from "@/lib/generated/prisma/enums";
+import { getLog } from "@/lib/log";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
 import type { PlatformClient } from "@/lib/platform/client";
+import { PlatformError } from "@/lib/platform/errors";
 import { isolateDatabase } from "../../support/database";
 import { createStaff } from "../../support/mirror";
 import { snapshot } from "../../support/operations";
@@ -17,11 +19,21 @@ import { clientFor, startSandbox } from "../../support/sandbox";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 const platformHolder = vi.hoisted(() => ({ current: null as unknown }));
+const settling = vi.hoisted(() => ({ fails: false }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers({ "x-paydesk-client-ip": "198.51.100.44" }),
 }));
 vi.mock("@/lib/platform/from-env", () => ({ getPlatformClient: () => platformHolder.current }));
+// What the minute job imports: made to fail on demand (the module's own look-up keeps the real one).
+vi.mock("@/lib/operations/mirror/given-up-intents", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/lib/operations/mirror/given-up-intents")>();
+  return {
+    ...real,
+    settleGivenUpFromMirror: () =>
+      settling.fails ? Promise.reject(new Error("database gone")) : real.settleGivenUpFromMirror(),
+  };
+});
 
 const { jobHandlers } = await import("@/lib/jobs/handlers");
 const { listGivenUpIntents, lookUpRateLimit, settleGivenUpFromMirror, LOOK_UPS_PER_MINUTE } =
@@ -240,6 +252,64 @@ describe("a person's look-up", () => {
       ok: false,
       code: "rate_limited",
     });
+  });
+});
+
+describe("when things go wrong", () => {
+  it("the minute job logs a failure to settle from the mirror and still checks the pending intents", async () => {
+    const id = `pi-${randomUUID()}`;
+    await db().creationIntent.create({
+      data: { idTransactionMerchant: id, kind: "payIn", request: payInRequest(id, "21") },
+    });
+    await db()
+      .$executeRaw`UPDATE "CreationIntent" SET "updatedAt" = now() - interval '5 minutes' WHERE "idTransactionMerchant" = ${id}`;
+    const errors = vi.spyOn(getLog(), "error");
+    settling.fails = true;
+    try {
+      expect(await jobHandlers(platform).pendingIntents()).toBeGreaterThanOrEqual(1);
+      expect(errors).toHaveBeenCalledWith(
+        { err: expect.objectContaining({ message: "database gone" }) },
+        "given-up creation intents could not be settled from the mirror",
+      );
+    } finally {
+      settling.fails = false;
+      errors.mockRestore();
+    }
+    expect(await intent(id)).toMatchObject({ state: "confirmed" });
+  });
+
+  it("a look-up the platform does not answer is told so, and audited", async () => {
+    const id = await givenUp("payIn", `pi-${randomUUID()}`, "22");
+    const down = Object.create(platform) as PlatformClient;
+    down.listOperations = () =>
+      Promise.reject(
+        new PlatformError({ kind: "transport", method: "POST", path: "/list", description: "down" }),
+      );
+    platformHolder.current = down;
+    try {
+      expect(await lookUpGivenUpAction({ idTransactionMerchant: id })).toMatchObject({
+        ok: false,
+        code: "unavailable",
+      });
+    } finally {
+      platformHolder.current = platform;
+    }
+    expect(
+      (await db().auditLog.findFirstOrThrow({ where: { action: "creation.lookUp", targetId: id } })).after,
+    ).toEqual({ outcome: "unavailable", operationId: null });
+  });
+
+  it("an operation of this type and amount that cannot be confirmed (the id twice) is told apart from one that differs", async () => {
+    const id = await givenUp("payIn", `pi-${randomUUID()}`, "23");
+    await mirror(id, "payIn", "23"); // already mirrored under another operation id
+    const created = await platform.createPayIn({ ...payInRequest(id, "23"), paymentMethod: "toCard" });
+    expect(await lookUpGivenUpAction({ idTransactionMerchant: id })).toMatchObject({
+      ok: true,
+      outcome: "notConfirmed",
+      operationId: created.operation.id,
+      message: expect.stringContaining("another operation or creation in Paydesk has the same id"),
+    });
+    expect(await intent(id)).toMatchObject({ state: "pending" });
   });
 });
 

@@ -24,7 +24,7 @@ import { storedPayoutRequest } from "../../support/payouts";
 
 const ME = "00000000-0000-4000-8000-00000000000a";
 const SOMEONE = "00000000-0000-4000-8000-00000000000b";
-const me = (role: Role) => ({ id: ME, role, passwordSetById: null });
+const me = (role: Role) => ({ id: ME, role });
 
 /** A verdict as the page and the command word it for an English reader (the reason and its sentence). */
 function worded(verdict: Verdict<PolicyRefusal>) {
@@ -34,12 +34,7 @@ function worded(verdict: Verdict<PolicyRefusal>) {
 }
 
 describe("canDecide", () => {
-  const awaiting = {
-    status: "awaiting_approval" as const,
-    makerId: SOMEONE,
-    maker: { passwordSetById: null },
-    approvals: [],
-  };
+  const awaiting = { status: "awaiting_approval" as const, makerId: SOMEONE, approvals: [] };
 
   test.each([
     ["admin", { ok: true }],
@@ -74,12 +69,7 @@ describe("canDecide", () => {
   });
 
   it("the reasons come in this order: role, maker, earlier decision, status", () => {
-    const all = {
-      status: "submitted" as const,
-      makerId: ME,
-      maker: { passwordSetById: null },
-      approvals: [{ approverId: ME }],
-    };
+    const all = { status: "submitted" as const, makerId: ME, approvals: [{ approverId: ME }] };
     expect(canDecide(all, me("finance"))).toMatchObject({ reason: "forbidden" });
     expect(canDecide(all, me("admin"))).toMatchObject({ reason: "own_request" });
     expect(canDecide({ ...all, makerId: SOMEONE }, me("admin"))).toMatchObject({ reason: "already_decided" });
