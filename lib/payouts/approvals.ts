@@ -48,6 +48,40 @@ async function passwordSetByOf(tx: Tx, userId: string): Promise<string | null> {
 }
 
 /**
+ * The request as rejecting reads it (canDecide, then the count): no passwords, rejecting asks none.
+ */
+function readForRejecting(tx: Tx, id: string) {
+  return tx.payoutRequest.findUnique({
+    where: { id },
+    include: {
+      approvals: {
+        select: { approverId: true, decision: true, approver: { select: { disabledAt: true, role: true } } },
+      },
+    },
+  });
+}
+
+/**
+ * The request as approving reads it (canApprove): also the maker's account and who last set the
+ * maker's and each earlier approver's password, as they are now (policy.ts passwordsIndependent).
+ */
+function readForApproving(tx: Tx, id: string) {
+  return tx.payoutRequest.findUnique({
+    where: { id },
+    include: {
+      maker: { select: { disabledAt: true, passwordSetById: true } },
+      approvals: {
+        select: {
+          approverId: true,
+          decision: true,
+          approver: { select: { disabledAt: true, role: true, passwordSetById: true } },
+        },
+      },
+    },
+  });
+}
+
+/**
  * The approvals the request needs now: never fewer than when it was created, more when the recipient's
  * other counted pay-outs have grown since (or the limits were lowered), with what the audit records of
  * the raise (null: none).
@@ -78,9 +112,11 @@ async function approvalsNeededNow(
 
 /**
  * Records one approver's decision, as the policy allows (canDecide: never the maker, admins included;
- * once per approver; only while the request awaits approval; never when one of the two, or one third
- * person, set both passwords; canApprove: not a disabled maker's). The request's row and its recipient
- * are locked, so two approvers at the same moment are serialised:
+ * once per approver; only while the request awaits approval; canApprove, for approving only: never
+ * when the maker set the approver's password or the approver the maker's, nor when the approver and
+ * an approval already counted did so between them; not a disabled maker's). Rejecting reads no
+ * passwords: it moves no money. The request's row and its recipient are locked, so two approvers at
+ * the same moment are serialised:
  * exactly one of them completes the set and moves the request to approved, and only that call hands it
  * to the worker. An approval asks again how many approvals the request needs, with the recipient's
  * pay-outs as they are now; the approvals counted are those of approvers who could still give them
@@ -105,24 +141,25 @@ export async function decide(
     if (!target) return notFound;
     await lockRecipient(tx, target.recipientNumber);
     await lockRequest(tx, id);
-    const row = await tx.payoutRequest.findUnique({
-      where: { id },
-      include: {
-        maker: { select: { disabledAt: true, passwordSetById: true } },
-        approvals: {
-          select: {
-            approverId: true,
-            decision: true,
-            approver: { select: { disabledAt: true, role: true } },
-          },
-        },
-      },
-    });
-    if (!row) return notFound;
-    // who set the approver's password, as it is now (policy.ts passwordsIndependent)
-    const decider = { ...actor, passwordSetById: await passwordSetByOf(tx, actor.id) };
-    const verdict = decision === "approve" ? canApprove(row, decider) : canDecide(row, decider);
-    if (!verdict.ok) return { ok: false, code: verdict.reason, message: refusalMessage(t, verdict) };
+    // each decision reads what its rule asks (approving is the one that reads passwords)
+    let row: NonNullable<Awaited<ReturnType<typeof readForRejecting>>>;
+    if (decision === "approve") {
+      const approving = await readForApproving(tx, id);
+      if (!approving) return notFound;
+      // who set the approver's password, as it is now (policy.ts passwordsIndependent)
+      const verdict = canApprove(approving, {
+        ...actor,
+        passwordSetById: await passwordSetByOf(tx, actor.id),
+      });
+      if (!verdict.ok) return { ok: false, code: verdict.reason, message: refusalMessage(t, verdict) };
+      row = approving;
+    } else {
+      const rejecting = await readForRejecting(tx, id);
+      if (!rejecting) return notFound;
+      const verdict = canDecide(rejecting, actor);
+      if (!verdict.ok) return { ok: false, code: verdict.reason, message: refusalMessage(t, verdict) };
+      row = rejecting;
+    }
 
     await tx.payoutApproval.create({
       data: { payoutRequestId: id, approverId: actor.id, decision, comment },

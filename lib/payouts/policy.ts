@@ -28,81 +28,113 @@ const refuse = <Reason extends string>(reason: Reason, status?: PayoutRequestSta
 
 // ---- deciding (approve / reject) -------------------------------------------------------------------
 
-export type DecideRefusal =
-  "forbidden" | "own_request" | "already_decided" | "not_awaiting" | PasswordRefusal;
+export type DecideRefusal = "forbidden" | "own_request" | "already_decided" | "not_awaiting";
 
 /**
- * Why two people are not two for maker/checker: one of them, or one third person, knows both
- * passwords, having set them (User.passwordSetById: the admin who created the user or last reset the
- * password; null when the command line set it, the user changed it themselves, or there is none).
- */
-export type PasswordRefusal =
-  /** The approver's password was set by the maker. */
-  | "password_set_by_maker"
-  /** The maker's password was set by the approver. */
-  | "maker_password_set_by_approver"
-  /** Both passwords were set by the same third person. */
-  | "passwords_set_by_same_person";
-
-/** The approver as the deciding rules see them: who they are and who last set their password. */
-export type Decider = PolicyActor & { passwordSetById: string | null };
-
-/**
- * Maker and approver are two people only when neither can sign in as the other: refused when the
- * approver's password was set by the maker, the maker's by the approver, or both by one third person
- * (an admin who creates an approver, or resets a colleague's password, would otherwise approve their
- * own pay-out under that account). Whoever changes their own password clears it (null), so a null on
- * either side never matches.
- */
-export function passwordsIndependent(
-  maker: { id: string; passwordSetById: string | null },
-  approver: { id: string; passwordSetById: string | null },
-): Verdict<PasswordRefusal> {
-  if (approver.passwordSetById !== null && approver.passwordSetById === maker.id)
-    return refuse("password_set_by_maker");
-  if (maker.passwordSetById !== null && maker.passwordSetById === approver.id)
-    return refuse("maker_password_set_by_approver");
-  if (maker.passwordSetById !== null && maker.passwordSetById === approver.passwordSetById)
-    return refuse("passwords_set_by_same_person");
-  return { ok: true };
-}
-
-/**
- * An approver decides once, never on a request they made (admins included), only while the request
- * awaits approval, and only when neither of the two, nor one third person, set both passwords
- * (passwordsIndependent). The callers read who set the maker's and the approver's passwords.
+ * An approver decides once, never on a request they made (admins included), and only while the request
+ * awaits approval. Rejecting asks only this: it moves no money, and an approver cannot cancel, so
+ * nothing here may leave a suspect pay-out without anyone able to stop it. Approving asks more
+ * (canApprove).
  */
 export function canDecide(
   request: {
     status: PayoutRequestStatus;
     makerId: string;
-    maker: { passwordSetById: string | null };
     approvals: ReadonlyArray<{ approverId: string }>;
   },
-  actor: Decider,
+  actor: PolicyActor,
 ): Verdict<DecideRefusal> {
   if (!can(actor.role, "payouts.approve")) return refuse("forbidden");
   if (request.makerId === actor.id) return refuse("own_request");
   if (request.approvals.some((a) => a.approverId === actor.id)) return refuse("already_decided");
   if (request.status !== "awaiting_approval") return refuse("not_awaiting", request.status);
-  return passwordsIndependent({ id: request.makerId, passwordSetById: request.maker.passwordSetById }, actor);
+  return { ok: true };
 }
 
-export type ApproveRefusal = DecideRefusal | "maker_disabled";
+/**
+ * Why two people are not two for maker/checker: one of them knows the other's password, having set it
+ * (User.passwordSetById: the admin who created the user or last reset the password; null when the
+ * command line set it, the user changed it themselves, or there is none).
+ */
+export type PasswordRefusal =
+  /** The approver's password was set by the maker. */
+  | "password_set_by_maker"
+  /** The maker's password was set by the approver. */
+  | "maker_password_set_by_approver";
+
+/** The approver as the approving rules see them: who they are and who last set their password. */
+export type Decider = PolicyActor & { passwordSetById: string | null };
+
+/** A user as the password rule sees them: who they are and who last set their password. */
+type PasswordHolder = { id: string; passwordSetById: string | null };
 
 /**
- * Approving is deciding (canDecide) on a request whose maker may still make it: a disabled maker's
- * account may be the one that was misused, so their open requests can be rejected or cancelled, not
- * approved.
+ * Maker and approver are two people only when neither can sign in as the other: refused when the
+ * approver's password was set by the maker, or the maker's by the approver (an admin who creates an
+ * approver, or resets a colleague's password, would otherwise approve their own pay-out under that
+ * account). Whoever changes their own password clears it (null), so a null never matches. One third
+ * person having set both passwords is not refused: the first admin, from the command line, creates
+ * every other user in the console, so every pair would be, and no pay-out could be approved.
+ */
+export function passwordsIndependent(
+  maker: PasswordHolder,
+  approver: PasswordHolder,
+): Verdict<PasswordRefusal> {
+  if (approver.passwordSetById !== null && approver.passwordSetById === maker.id)
+    return refuse("password_set_by_maker");
+  if (maker.passwordSetById !== null && maker.passwordSetById === approver.id)
+    return refuse("maker_password_set_by_approver");
+  return { ok: true };
+}
+
+/**
+ * An approval on record, as the approving rules read it: what was decided, whether its approver could
+ * still give it (countsAsApproval), and who last set their password.
+ */
+export type RecordedApproval = {
+  approverId: string;
+  decision: ApprovalDecision;
+  approver: { disabledAt: Date | null; role: Role; passwordSetById: string | null };
+};
+
+export type ApproveRefusal =
+  | DecideRefusal
+  | PasswordRefusal
+  /** The approver set the password of an approver already counted on the request, or the reverse. */
+  | "password_linked_to_earlier_approver"
+  | "maker_disabled";
+
+/**
+ * Approving is deciding (canDecide), and more, since it moves money: the maker and the approver are
+ * two people (passwordsIndependent); so are the approver and each approval already counted on the
+ * request (with two approvals required, an admin must not give one as themselves and the other as an
+ * approver whose password they set); and the maker may still make it (a disabled maker's account may
+ * be the one that was misused, so their open requests can be rejected or cancelled, not approved).
+ * The callers read who set the maker's, the approvers' and the approver's passwords.
  */
 export function canApprove(
-  request: Parameters<typeof canDecide>[0] & {
+  request: {
+    status: PayoutRequestStatus;
+    makerId: string;
     maker: { disabledAt: Date | null; passwordSetById: string | null };
+    approvals: ReadonlyArray<RecordedApproval>;
   },
   actor: Decider,
 ): Verdict<ApproveRefusal> {
   const decide = canDecide(request, actor);
   if (!decide.ok) return decide;
+  const maker = passwordsIndependent(
+    { id: request.makerId, passwordSetById: request.maker.passwordSetById },
+    actor,
+  );
+  if (!maker.ok) return maker;
+  const linked = request.approvals
+    .filter(countsAsApproval)
+    .some(
+      (a) =>
+        !passwordsIndependent({ id: a.approverId, passwordSetById: a.approver.passwordSetById }, actor).ok,
+    );
+  if (linked) return refuse("password_linked_to_earlier_approver");
   if (request.maker.disabledAt !== null) return refuse("maker_disabled");
   return { ok: true };
 }
@@ -192,7 +224,7 @@ export const REFUSAL_KEYS = {
   maker_disabled: "refusals.makerDisabled",
   password_set_by_maker: "refusals.passwordSetByMaker",
   maker_password_set_by_approver: "refusals.makerPasswordSetByYou",
-  passwords_set_by_same_person: "refusals.passwordsSetBySamePerson",
+  password_linked_to_earlier_approver: "refusals.passwordLinkedToEarlierApprover",
   not_allowed: "refusals.notAllowed",
   too_late: "refusals.tooLate",
   override_forbidden: "refusals.overrideForbidden",

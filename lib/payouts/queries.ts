@@ -129,19 +129,23 @@ export async function getPayoutDetail(
         maker: { select: { email: true, disabledAt: true, passwordSetById: true } },
         approvals: {
           orderBy: { createdAt: "asc" },
-          include: { approver: { select: { email: true, name: true, disabledAt: true, role: true } } },
+          include: {
+            approver: {
+              // who set each approver's password: approving asks it (policy.ts canApprove)
+              select: { email: true, name: true, disabledAt: true, role: true, passwordSetById: true },
+            },
+          },
         },
         operation: { select: { status: true } },
       },
     }),
     paymentCurrency(),
-    // who set the viewer's password: the deciding rules ask it (policy.ts passwordsIndependent)
+    // who set the viewer's password: approving asks it (policy.ts passwordsIndependent)
     getDb().user.findUnique({ where: { id: viewer.id }, select: { passwordSetById: true } }),
   ]);
   if (!row) return null;
   const words = await payoutWords();
-  const deciding = { ...viewer, passwordSetById: decider?.passwordSetById ?? null };
-  const approval = canApprove(row, deciding);
+  const approval = canApprove(row, { ...viewer, passwordSetById: decider?.passwordSetById ?? null });
   const approveBlockedReason =
     !approval.ok && approval.reason !== "forbidden" && row.status === "awaiting_approval"
       ? refusalMessage(words.t, approval)
@@ -197,7 +201,8 @@ export async function getPayoutDetail(
     })),
     can: {
       approve: approval.ok,
-      reject: canDecide(row, deciding).ok,
+      // rejecting asks no passwords: it moves no money (policy.ts canDecide)
+      reject: canDecide(row, viewer).ok,
       cancel: canCancel(row, viewer).ok,
       // a request on its way is the worker's; Send is for one the duplicate guard held back
       submit:

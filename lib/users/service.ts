@@ -281,7 +281,7 @@ export async function enableUser(actor: Actor, email: string) {
  * (its password step was passed with the old password). Never one's own from the users page (`me`):
  * that would change a password without the current one, from a session that may not be its owner's.
  * Records who set it (`passwordSetById`: the admin, or null from the command line): the pay-out policy
- * keeps a maker and an approver apart when one of them, or one third person, knows both passwords.
+ * keeps two people apart on one pay-out when one of them set the other's password.
  */
 export async function resetPassword(actor: Actor, email: string, password: string, me?: { id: string }) {
   const user = await findByEmail(email);

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
 import { getDb } from "@/lib/db";
+import { word } from "../../support/i18n";
 import { createStaff } from "../../support/mirror";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
@@ -63,14 +64,19 @@ describe("passwordSetById", () => {
     expect(await setBy(user.id)).toBeNull();
   });
 
-  it("a refused reset (one's own) leaves it as it was", async () => {
+  // Asking another admin to reset it would make that admin its setter (kept apart from them on
+  // pay-outs): the refusal points to the user menu's Change password, which clears it.
+  it("a refused reset (one's own) leaves it as it was and points to Change password", async () => {
     signInAs(firstAdmin);
-    expect(
-      await resetUserPasswordAction({ userId: firstAdmin.id, password: "attacker-chosen-pw" }),
-    ).toMatchObject({
+    expect(await resetUserPasswordAction({ userId: firstAdmin.id, password: "attacker-chosen-pw" })).toEqual({
       ok: false,
       code: "not_allowed",
+      message:
+        "You cannot reset your own password here: change it from your menu (Change password), with your current one.",
     });
     expect(await setBy(firstAdmin.id)).toBeNull();
+    expect(word({ message: "admin.users.errors.resetOwnPassword" }, "ru")).toBe(
+      "Здесь нельзя сбросить собственный пароль: смените его в своём меню («Смена пароля»), указав текущий.",
+    );
   });
 });

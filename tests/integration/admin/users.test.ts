@@ -108,7 +108,8 @@ describe("user administration", () => {
       expect(await resetUserPasswordAction(input)).toEqual({
         ok: false,
         code: "not_allowed",
-        message: "You cannot reset your own password here: ask another admin.",
+        message:
+          "You cannot reset your own password here: change it from your menu (Change password), with your current one.",
       });
     }
     const after = await db.user.findUniqueOrThrow({ where: { id: admin.id }, omit: { passwordHash: false } });

@@ -1,9 +1,12 @@
 // Maker/checker needs two people: an admin (users.manage, payouts.create and payouts.approve) who sets
 // someone's password can sign in as them. Through the actions as the console calls them (session
-// mocked): an admin creates an approver, makes a pay-out, and the approver is refused; an admin resets
-// a finance user's password, the finance user makes a pay-out, and the admin is refused; one admin sets
-// both passwords and the two are refused. The page says the same sentence instead of the buttons, and a
-// password changed by its owner (or set from the command line) lets the decision through.
+// mocked): an admin creates an approver, makes a pay-out, and the approver may not approve it; an admin
+// resets a finance user's password, the finance user makes a pay-out, and the admin may not approve it;
+// with two approvals required, an admin may not give one as themselves and the other as an approver
+// whose password they set (either order). Rejecting is never held back (it moves no money, and an
+// approver cannot cancel). The page says the same sentence beside the Reject button. The normal set-up,
+// one admin from the command line creating everyone else in the console, approves as usual; so does a
+// password changed by its owner or set from the command line.
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
@@ -25,11 +28,11 @@ const { changeOwnPasswordAction } = await import("@/lib/actions/account");
 
 const db = getDb();
 const SET_BY_MAKER =
-  "Your password was set by the maker of this pay-out: change it yourself (your menu → Change password) before deciding.";
+  "Your password was set by the maker of this pay-out: change it yourself (your menu → Change password) before approving. You can still reject it.";
 const SET_BY_YOU =
-  "You set the password of this pay-out's maker: another approver must decide, or the maker must first change their password (their menu → Change password).";
-const SAME_PERSON =
-  "Your and the maker's passwords were both set by the same admin: one of you must change their password (your menu → Change password) first.";
+  "You set the password of this pay-out's maker: another approver must approve it, or the maker must first change their password (their menu → Change password). You can still reject it.";
+const LINKED =
+  "You set the password of someone who already approved this pay-out, or they set yours: another approver must give this approval, or whichever of you had their password set by the other must first change it (menu → Change password). You can still reject it.";
 
 async function signInAs(userId: string) {
   const { sessionVersion } = await db.user.findUniqueOrThrow({
@@ -46,7 +49,8 @@ async function createdByAdmin(role: "approver" | "finance", password: string) {
   return r.user;
 }
 
-const awaiting = (makerId: string) => storedPayoutRequest(makerId, { status: "awaiting_approval" });
+const awaiting = (makerId: string, requiredApprovals = 1) =>
+  storedPayoutRequest(makerId, { status: "awaiting_approval", requiredApprovals });
 const decision = (id: string) => ({ id, comment: "checked against the invoice" });
 
 /** What the pay-out page offers the viewer: its buttons, and the sentence shown instead of them. */
@@ -77,9 +81,9 @@ describe("the approver's password was set by the maker", () => {
       code: "password_set_by_maker",
       message: SET_BY_MAKER,
     });
-    expect(await rejectPayoutAction(decision(request.id))).toMatchObject({ code: "password_set_by_maker" });
+    // the page offers Reject alone, with the sentence beside it
     expect(await page(request.id, { id: approver.id, role: "approver" })).toEqual({
-      can: { approve: false, reject: false, cancel: false, submit: false },
+      can: { approve: false, reject: true, cancel: false, submit: false },
       reason: SET_BY_MAKER,
     });
     expect(await db.payoutApproval.count({ where: { payoutRequestId: request.id } })).toBe(0);
@@ -116,11 +120,8 @@ describe("the maker's password was set by the approver", () => {
       code: "maker_password_set_by_approver",
       message: SET_BY_YOU,
     });
-    expect(await rejectPayoutAction(decision(request.id))).toMatchObject({
-      code: "maker_password_set_by_approver",
-    });
     expect(await page(request.id, { id: admin.id, role: "admin" })).toMatchObject({
-      can: { approve: false, reject: false },
+      can: { approve: false, reject: true },
       reason: SET_BY_YOU,
     });
     // another approver, whose password the admin did not set, decides
@@ -130,34 +131,123 @@ describe("the maker's password was set by the approver", () => {
   });
 });
 
-describe("both passwords were set by one third person", () => {
-  it("an approver and a finance user created by the same admin cannot pass each other's pay-outs", async () => {
+describe("rejecting is never held back by who set the passwords", () => {
+  it("the approver whose password the maker set, and the admin who set the maker's, both reject", async () => {
     await signInAs(admin.id);
-    const approver = await createdByAdmin("approver", "approver-password-1");
-    const finance = await createdByAdmin("finance", "finance-password-1");
+    const approver = await createdByAdmin("approver", "admin-chose-this-one");
+    const byAdmin = await awaiting(admin.id);
+    await signInAs(approver.id);
+    expect(await rejectPayoutAction(decision(byAdmin.id))).toEqual({
+      ok: true,
+      status: "rejected",
+      approvals: 0,
+      requiredApprovals: 1,
+    });
+
+    const finance = await createStaff("finance");
+    await signInAs(admin.id);
+    await resetUserPasswordAction({ userId: finance.id, password: "reset-by-the-admin-2" });
+    const byFinance = await awaiting(finance.id);
+    expect(await rejectPayoutAction(decision(byFinance.id))).toMatchObject({ ok: true, status: "rejected" });
+    expect(
+      await db.payoutRequest.findMany({
+        where: { id: { in: [byAdmin.id, byFinance.id] } },
+        select: { status: true },
+      }),
+    ).toEqual([{ status: "rejected" }, { status: "rejected" }]);
+  });
+});
+
+describe("the normal set-up: one admin from the command line creates everyone else", () => {
+  it("a finance user's pay-out is approved by an approver, both created by that admin", async () => {
+    const first = await createUser(cliActor, {
+      email: `first-admin-${randomUUID()}@test.local`,
+      role: "admin",
+      password: "first-admin-password",
+    });
+    await signInAs(first.id);
+    const finance = await createdByAdmin("finance", "finance-first-password");
+    const approver = await createdByAdmin("approver", "approver-first-password");
+    expect(
+      await db.user.findMany({
+        where: { id: { in: [first.id, finance.id, approver.id] } },
+        select: { id: true, passwordSetById: true },
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        { id: first.id, passwordSetById: null },
+        { id: finance.id, passwordSetById: first.id },
+        { id: approver.id, passwordSetById: first.id },
+      ]),
+    );
     const request = await awaiting(finance.id);
 
     await signInAs(approver.id);
-    expect(await approvePayoutAction(decision(request.id))).toEqual({
-      ok: false,
-      code: "passwords_set_by_same_person",
-      message: SAME_PERSON,
+    expect(await page(request.id, { id: approver.id, role: "approver" })).toEqual({
+      can: { approve: true, reject: true, cancel: false, submit: false },
+      reason: null,
     });
-    expect(await page(request.id, { id: approver.id, role: "approver" })).toMatchObject({
-      reason: SAME_PERSON,
+    expect(await approvePayoutAction(decision(request.id))).toMatchObject({ ok: true, status: "approved" });
+  });
+});
+
+describe("two approvals are two people", () => {
+  it("an admin approves, then is refused as the approver whose password they set", async () => {
+    const finance = await createStaff("finance");
+    await signInAs(admin.id);
+    const approver = await createdByAdmin("approver", "admin-knows-this-one");
+    const request = await awaiting(finance.id, 2);
+    expect(await approvePayoutAction(decision(request.id))).toMatchObject({
+      ok: true,
+      status: "awaiting_approval",
+      approvals: 1,
     });
 
-    // the maker changes theirs: the two are two people again
-    await signInAs(finance.id);
+    await signInAs(approver.id); // the admin, signed in with the password they chose
+    expect(await approvePayoutAction(decision(request.id))).toEqual({
+      ok: false,
+      code: "password_linked_to_earlier_approver",
+      message: LINKED,
+    });
+    expect(await page(request.id, { id: approver.id, role: "approver" })).toEqual({
+      can: { approve: false, reject: true, cancel: false, submit: false },
+      reason: LINKED,
+    });
+    expect(await db.payoutApproval.count({ where: { payoutRequestId: request.id } })).toBe(1);
+
+    // an approver nobody here set the password of gives the second approval
+    const other = await createStaff("approver");
+    await signInAs(other.id);
+    expect(await approvePayoutAction(decision(request.id))).toMatchObject({
+      ok: true,
+      status: "approved",
+      approvals: 2,
+    });
+  });
+
+  it("the other order: approved as the approver whose password the admin reset, then the admin is refused", async () => {
+    const finance = await createStaff("finance");
+    const approver = await createStaff("approver");
+    await signInAs(admin.id);
     expect(
-      await changeOwnPasswordAction({
-        current: "finance-password-1",
-        next: "finance-password-2",
-        confirm: "finance-password-2",
-      }),
+      await resetUserPasswordAction({ userId: approver.id, password: "reset-by-the-admin-3" }),
     ).toMatchObject({ ok: true });
+    const request = await awaiting(finance.id, 2);
     await signInAs(approver.id);
-    expect(await approvePayoutAction(decision(request.id))).toMatchObject({ ok: true, status: "approved" });
+    expect(await approvePayoutAction(decision(request.id))).toMatchObject({ ok: true, approvals: 1 });
+
+    await signInAs(admin.id);
+    expect(await approvePayoutAction(decision(request.id))).toEqual({
+      ok: false,
+      code: "password_linked_to_earlier_approver",
+      message: LINKED,
+    });
+    expect(await page(request.id, { id: admin.id, role: "admin" })).toMatchObject({
+      can: { approve: false, reject: true },
+      reason: LINKED,
+    });
+    // rejecting stays open to the admin: the pay-out can be stopped
+    expect(await rejectPayoutAction(decision(request.id))).toMatchObject({ ok: true, status: "rejected" });
   });
 });
 

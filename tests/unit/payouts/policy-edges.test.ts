@@ -4,6 +4,7 @@ import { describe, expect, it, test } from "vitest";
 import { Decimal } from "@/lib/money/decimal";
 import {
   RECIPIENT_WINDOW_HOURS,
+  canApprove,
   canCancel,
   canDecide,
   canOverrideDuplicate,
@@ -15,9 +16,17 @@ import { PAYOUT_STATUSES, canMove, isSending } from "@/lib/payouts/state";
 
 const ME = "00000000-0000-4000-8000-00000000000a";
 const SOMEONE = "00000000-0000-4000-8000-00000000000b";
+const EARLIER = "00000000-0000-4000-8000-00000000000c";
 
 describe("verdicts carry a status only when the reason names it", () => {
   const awaiting = { status: "awaiting_approval" as const, makerId: SOMEONE, approvals: [] };
+  const approving = { ...awaiting, maker: { disabledAt: null, passwordSetById: null } };
+  // an approval already counted, by an approver whose password ME set
+  const earlier = {
+    approverId: EARLIER,
+    decision: "approve" as const,
+    approver: { disabledAt: null, role: "approver" as const, passwordSetById: ME },
+  };
   test.each([
     [canDecide(awaiting, { id: ME, role: "support" }), { ok: false, reason: "forbidden" }],
     [
@@ -33,6 +42,29 @@ describe("verdicts carry a status only when the reason names it", () => {
       { ok: false, reason: "not_awaiting", status: "approved" },
     ],
     [canDecide(awaiting, { id: ME, role: "approver" }), { ok: true }],
+    [
+      canApprove(approving, { id: ME, role: "approver", passwordSetById: SOMEONE }),
+      { ok: false, reason: "password_set_by_maker" },
+    ],
+    [
+      canApprove(
+        { ...approving, maker: { disabledAt: null, passwordSetById: ME } },
+        { id: ME, role: "approver", passwordSetById: null },
+      ),
+      { ok: false, reason: "maker_password_set_by_approver" },
+    ],
+    [
+      canApprove({ ...approving, approvals: [earlier] }, { id: ME, role: "admin", passwordSetById: null }),
+      { ok: false, reason: "password_linked_to_earlier_approver" },
+    ],
+    [
+      canApprove(
+        { ...approving, maker: { disabledAt: new Date(0), passwordSetById: null } },
+        { id: ME, role: "approver", passwordSetById: null },
+      ),
+      { ok: false, reason: "maker_disabled" },
+    ],
+    [canApprove(approving, { id: ME, role: "approver", passwordSetById: EARLIER }), { ok: true }],
     [
       canCancel({ status: "approved", makerId: SOMEONE }, { id: ME, role: "finance" }),
       { ok: false, reason: "not_allowed" },
