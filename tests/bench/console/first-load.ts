@@ -24,12 +24,14 @@ export const CONSOLE_PAGES = [
   "/payouts",
   "/payouts/new",
   "/balance",
+  "/statements",
   "/trace",
   "/webhooks",
   "/reconciliation",
   "/settings",
   "/admin/users",
   "/admin/audit",
+  "/account/password",
 ];
 
 /** The budget: first-load JavaScript of every page, gzip as served. */
