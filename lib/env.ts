@@ -90,6 +90,15 @@ export const envSchema = z
       .string({ error: "is required: the merchant JWT issued by the platform" })
       .min(1, "must not be empty"),
     PLATFORM_TIMEOUT_MS: positiveInt(10_000, "a whole number of milliseconds"),
+    /**
+     * The merchant's balance currency, by which GET /balance's record is chosen should the platform
+     * answer with a list before the ledger knows its currency (a fresh install). Once it does, the
+     * ledger's currency wins over this one: the variable only starts the ledger (lib/platform/client.ts).
+     */
+    PLATFORM_BALANCE_CURRENCY: optionalString.refine(
+      (v) => v === undefined || /^[A-Z0-9]{3,10}$/.test(v),
+      "must be a currency code of 3 to 10 uppercase letters or digits, such as USDT",
+    ),
     AUTH_SECRET: z
       .string({ error: "is required: a random string of at least 32 characters (openssl rand -base64 32)" })
       .min(32, "must be at least 32 characters (openssl rand -base64 32)"),

@@ -74,7 +74,8 @@ const inFlight = new WeakMap<Platform, Promise<BalanceView>>();
 /**
  * The balance from a snapshot at most 5 s old, or from GET /balance (stored as a new snapshot). Snapshots
  * are dated, and their age counted, by the database's clock (databaseNow); one dated ahead of it is not
- * fresh. The record kept is the one in the ledger's currency should the platform answer with several.
+ * fresh. The record kept is the one in the ledger's currency should the platform answer with several
+ * (before the ledger knows one: in PLATFORM_BALANCE_CURRENCY's).
  *
  * No database connection, transaction or lock is held while the platform is asked: a slow or failing
  * platform must not take the pool, nor serialise callers that would each ask it again.
@@ -147,7 +148,9 @@ async function releaseLease(holder: string): Promise<void> {
 }
 
 async function readAndStore(platform: Platform, context: Context, now: Clock): Promise<BalanceView> {
-  // The record in the ledger's currency, should the platform answer with several (lib/platform/client.ts).
+  // The record in the ledger's currency, should the platform answer with several; before the ledger knows
+  // one (a fresh install), in the configured PLATFORM_BALANCE_CURRENCY, which the client adds. When both
+  // are known and differ the ledger's wins: the configured one only starts the ledger (lib/platform/client.ts).
   const currencyBalance = await ledgerCurrency();
   const requestedAt = await now();
   const { balance, traceID } = await platform.getBalance(context, { currencyBalance });

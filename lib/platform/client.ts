@@ -40,8 +40,14 @@ import {
 } from "./schemas";
 import type { WireObject } from "./wire";
 
-/** The client's options are the transport's: every call goes through it. */
-export type PlatformClientOptions = TransportOptions;
+/** The client's options: the transport's (every call goes through it), and the configured balance currency. */
+export interface PlatformClientOptions extends TransportOptions {
+  /**
+   * The merchant's balance currency as configured (PLATFORM_BALANCE_CURRENCY), for GET /balance's
+   * choice while the ledger knows none (see BalanceChoice). Optional.
+   */
+  balanceCurrency?: string;
+}
 
 export interface Traced {
   /** The platform's id of the request (null only if the platform sent none). */
@@ -79,31 +85,41 @@ export interface BalanceResult extends Traced {
 /**
  * Which record of GET /balance is the merchant's balance. The spec returns one record; a deployment may
  * return a list. `currencyBalance`: the merchant's balance currency as Paydesk knows it (the ledger's,
- * lib/ledger/balance.ts), null before any balance was read.
+ * lib/ledger/balance.ts), null before any balance was read. `configured`: the one set by
+ * PLATFORM_BALANCE_CURRENCY (the client's `balanceCurrency` fills it when the caller does not).
  */
 export interface BalanceChoice {
   currencyBalance: string | null;
+  configured?: string | null;
 }
 
+/** The variable that names the balance currency, named in a refusal that needs it. */
+const BALANCE_CURRENCY_VARIABLE = "PLATFORM_BALANCE_CURRENCY";
+
 /**
- * The only record, or the one record of a list in the known balance currency. A list with no such record,
- * with several, or read before the balance currency is known is refused (a protocol error, nothing
- * returned to store): taking one record of it at random would book another currency's figure into the
- * ledger. The only record is kept whatever its currency: the balance proof refuses to compare it with
- * the ledger when its currency differs, and says so (lib/ledger/proof.ts).
+ * The only record, or the one record of a list in the balance currency: the ledger's when it knows one,
+ * else the configured one. When both are known and differ, the ledger's wins: the configured currency
+ * only starts the ledger (its first snapshot), after which the ledger's currency is the one its sums and
+ * the balance proof are kept in, and choosing by another would book another currency's figure into it.
+ * A list with no such record, with several, or read with no currency known (neither the ledger's nor a
+ * configured one) is refused (a protocol error, nothing returned to store): taking one record of it at
+ * random would book another currency's figure into the ledger. The only record is kept whatever its
+ * currency: the balance proof refuses to compare it with the ledger when its currency differs, and says
+ * so (lib/ledger/proof.ts).
  */
 export function chooseBalance(records: BalanceRecord[], choice: BalanceChoice): BalanceRecord {
   if (records.length === 1) return records[0]!;
-  const { currencyBalance } = choice;
+  const currencyBalance = choice.currencyBalance ?? choice.configured ?? null;
   const matching = records.filter((r) => r.currencyBalance === currencyBalance);
   if (currencyBalance !== null && matching.length === 1) return matching[0]!;
   const currencies = records.map((r) => r.currencyBalance).join(", ");
+  const source = choice.currencyBalance === null ? ` (${BALANCE_CURRENCY_VARIABLE})` : "";
   const why =
     currencyBalance === null
-      ? "and no balance currency known yet to choose one by"
+      ? `and no balance currency known yet to choose one by: set ${BALANCE_CURRENCY_VARIABLE} to choose`
       : matching.length === 0
-        ? `and none in the balance currency ${currencyBalance}`
-        : `and ${matching.length} in the balance currency ${currencyBalance}`;
+        ? `and none in the balance currency ${currencyBalance}${source}`
+        : `and ${matching.length} in the balance currency ${currencyBalance}${source}`;
   throw new SchemaMismatchError("balance", [
     {
       code: "custom",
@@ -308,12 +324,16 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     },
 
     async getBalance(context, choice = { currencyBalance: null }) {
+      const chosenBy: BalanceChoice = {
+        currencyBalance: choice.currencyBalance,
+        configured: choice.configured ?? options.balanceCurrency ?? null,
+      };
       // Chosen in the decoding: a refused list is the call's error, in its record.
       const r = await read(
         "/balance",
         okData((data) => {
           const balances = decodeBalance(data);
-          return { balance: chooseBalance(balances, choice), balances };
+          return { balance: chooseBalance(balances, chosenBy), balances };
         }),
         context,
       );

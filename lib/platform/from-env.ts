@@ -30,7 +30,10 @@ const loggingRecorder: ApiCallRecorder = {
   },
 };
 
-/** The platform client of this process: token from PLATFORM_TOKEN, every call recorded in ApiCall. */
+/**
+ * The platform client of this process: token from PLATFORM_TOKEN, every call recorded in ApiCall; a
+ * GET /balance list read before the ledger knows its currency is chosen by PLATFORM_BALANCE_CURRENCY.
+ */
 export function getPlatformClient(): PlatformClient {
   if (!globalForPlatform.paydeskPlatform) {
     const env = getEnv();
@@ -38,6 +41,7 @@ export function getPlatformClient(): PlatformClient {
       baseUrl: env.PLATFORM_BASE_URL,
       token: env.PLATFORM_TOKEN,
       timeoutMs: env.PLATFORM_TIMEOUT_MS,
+      balanceCurrency: env.PLATFORM_BALANCE_CURRENCY,
       recorder: loggingRecorder,
       onRecorderError: (error) => getLog().error({ err: error }, "could not record a platform call"),
     });

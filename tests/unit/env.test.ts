@@ -95,6 +95,24 @@ describe("lib/env", () => {
     expect(parseEnv(valid).WEBHOOK_BEARER_TOKEN).toBeUndefined();
   });
 
+  it.each(["usdt", "US", "USDT-TRC20", "TOOLONGCODE", "US DT"])(
+    "refuses PLATFORM_BALANCE_CURRENCY=%s at start-up, naming it",
+    (code) => {
+      expect(problems({ ...valid, PLATFORM_BALANCE_CURRENCY: code })).toEqual([
+        "Configuration error: PLATFORM_BALANCE_CURRENCY must be a currency code of 3 to 10 uppercase letters or digits, such as USDT",
+      ]);
+    },
+  );
+
+  it("takes the balance currency, optional, as a code of 3 to 10 uppercase letters or digits", () => {
+    expect(parseEnv(valid).PLATFORM_BALANCE_CURRENCY).toBeUndefined();
+    expect(parseEnv({ ...valid, PLATFORM_BALANCE_CURRENCY: " USDT " }).PLATFORM_BALANCE_CURRENCY).toBe(
+      "USDT",
+    );
+    for (const code of ["RUB", "USDT", "A1B2C3D4E5"])
+      expect(parseEnv({ ...valid, PLATFORM_BALANCE_CURRENCY: code }).PLATFORM_BALANCE_CURRENCY).toBe(code);
+  });
+
   it("reports every problem, one line each", () => {
     expect(problems({})).toHaveLength(4);
   });

@@ -31,11 +31,15 @@ const record = (amount: string, currencyBalance: string) => ({
 const usdt = record("100", "USDT");
 const rub = record("9550", "RUB");
 
-/** The real client over a platform that answers GET /balance with `data`. */
-function platformAnswering(data: unknown) {
+/**
+ * The real client over a platform that answers GET /balance with `data`; `balanceCurrency` is what
+ * PLATFORM_BALANCE_CURRENCY gives it (lib/platform/from-env.ts).
+ */
+function platformAnswering(data: unknown, balanceCurrency?: string) {
   return createPlatformClient({
     baseUrl: "http://platform.test/api",
     token: "test-merchant-jwt-0000",
+    balanceCurrency,
     fetch: (async () =>
       new Response(JSON.stringify({ status: "Success", data, traceID: crypto.randomUUID() }), {
         status: 200,
@@ -47,7 +51,8 @@ function platformAnswering(data: unknown) {
 const db = () => getDb();
 const DAY = { from: new Date("2030-01-10T00:00:00Z"), to: new Date("2030-01-11T00:00:00Z"), tz: "UTC" };
 const at = (hhmm: string) => new Date(`2030-01-10T${hhmm}:00Z`);
-const read = (data: unknown, when: Date) => getBalanceCached(platformAnswering(data), {}, () => when);
+const read = (data: unknown, when: Date, balanceCurrency?: string) =>
+  getBalanceCached(platformAnswering(data, balanceCurrency), {}, () => when);
 const refusal = (p: Promise<unknown>) =>
   p.then(
     () => null,
@@ -108,6 +113,53 @@ describe("reading GET /balance", () => {
     expect(isPlatformError(error) && error.kind).toBe("protocol");
     expect(String(error)).toContain(message);
     expect(await db().balanceSnapshot.count()).toBe(snapshots);
+  });
+});
+
+describe("the configured balance currency (PLATFORM_BALANCE_CURRENCY)", () => {
+  it("chooses the record of a list read before any balance, and starts the ledger in it", async () => {
+    const shown = await read([rub, usdt], at("12:00"), "USDT");
+    expect(shown).toMatchObject({ currencyBalance: "USDT", amountInCurrencyBalance: "100", fresh: true });
+    expect(await db().balanceSnapshot.findMany({ select: { currencyBalance: true } })).toEqual([
+      { currencyBalance: "USDT" },
+    ]);
+    // The balance proof starts: compared in that currency, and the next list is read by the ledger's.
+    expect(await db().balanceComparison.findMany({ select: { currency: true } })).toEqual([
+      { currency: "USDT" },
+    ]);
+    expect(await read([usdt, rub], at("12:30"))).toMatchObject({ currencyBalance: "USDT", fresh: true });
+  });
+
+  it("unset, a list read before any balance is refused naming the variable, and nothing is stored", async () => {
+    const error = await refusal(read([rub, usdt], at("12:00")));
+    expect(isPlatformError(error) && error.kind).toBe("protocol");
+    expect(String(error)).toContain("set PLATFORM_BALANCE_CURRENCY to choose");
+    expect(await db().balanceSnapshot.count()).toBe(0);
+  });
+
+  it("refuses a list read before any balance with no record in it, naming where it came from", async () => {
+    const error = await refusal(read([rub, usdt], at("12:00"), "EUR"));
+    expect(isPlatformError(error) && error.kind).toBe("protocol");
+    expect(String(error)).toContain("none in the balance currency EUR (PLATFORM_BALANCE_CURRENCY)");
+    expect(await db().balanceSnapshot.count()).toBe(0);
+  });
+
+  it("gives way to the ledger's known currency when they differ: it only starts the ledger", async () => {
+    await read(usdt, at("11:00"));
+    expect(await read([rub, usdt], at("12:00"), "RUB")).toMatchObject({
+      currencyBalance: "USDT",
+      amountInCurrencyBalance: "100",
+      fresh: true,
+    });
+    // A list without the ledger's currency is refused by it, not read in the configured one.
+    const error = await refusal(read([rub, record("1", "EUR")], at("12:30"), "RUB"));
+    expect(String(error)).toContain("none in the balance currency USDT");
+    expect(String(error)).not.toContain("PLATFORM_BALANCE_CURRENCY");
+    expect(
+      (await db().balanceSnapshot.findMany({ select: { currencyBalance: true } })).map(
+        (s) => s.currencyBalance,
+      ),
+    ).toEqual(["USDT", "USDT"]);
   });
 });
 
