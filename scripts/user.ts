@@ -1,4 +1,4 @@
-// npm run user -- <create|list|set-role|disable|enable|reset-password|reset-two-factor> [--email a@b.c] [--role finance] [--password-stdin]
+// npm run user -- <create|list|set-role|disable|enable|reset-password|reset-two-factor> [--email a@b.c] [--role finance] [--password-stdin] [--sso-only]
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { cliActor } from "../lib/audit/log";
@@ -18,7 +18,8 @@ import { loadDotEnv } from "./lib/dotenv";
 import { readPasswordFromStdin } from "./lib/read-password";
 
 const usage = `usage: npm run user -- <command> [options]
-  create           --email a@b.c --role ${roles.join("|")} [--name "..."] [--password-stdin]
+  create           --email a@b.c --role ${roles.join("|")} [--name "..."] [--password-stdin | --sso-only]
+                   (--sso-only: no password at all, they sign in with single sign-on; needs AUTH_OIDC_*)
   list
   set-role         --email a@b.c --role ...
   disable          --email a@b.c
@@ -49,6 +50,7 @@ function parseCommandLine() {
         name: { type: "string" },
         password: { type: "string" },
         "password-stdin": { type: "boolean", default: false },
+        "sso-only": { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -77,10 +79,22 @@ async function main(): Promise<void> {
   };
   const [command, ...extra] = positionals;
   if (extra.length > 0) throw new UsageError(`Unexpected argument '${extra[0]}'.`);
+  const ssoOnly = values["sso-only"];
+  if (ssoOnly && command !== "create") throw new UsageError("--sso-only is an option of create.");
+  if (ssoOnly && (values["password-stdin"] || values.password !== undefined)) {
+    throw new UsageError(
+      "--sso-only creates a user without a password: give no --password or --password-stdin.",
+    );
+  }
   switch (command) {
     case "create": {
       const email = need(values.email, "email");
       const role = need(values.role, "role");
+      if (ssoOnly) {
+        const user = await createUser(cliActor, { email, role, name: values.name, ssoOnly: true });
+        console.log(`created ${user.email} (${user.role}), single sign-on only: no password`);
+        return;
+      }
       const chosen = await password();
       const user = await createUser(cliActor, { email, role, name: values.name, password: chosen.value });
       console.log(

@@ -12,7 +12,11 @@ import { createUserAction } from "@/lib/actions/users";
 
 type Errors = Record<string, string[] | undefined>;
 
-export function CreateUserForm() {
+/**
+ * The users page's form for a new user. With single sign-on configured (`ssoConfigured`) it offers
+ * "single sign-on only": the user gets no password at all, so none is asked for.
+ */
+export function CreateUserForm({ ssoConfigured = false }: { ssoConfigured?: boolean }) {
   const t = useTranslations("admin.users.create");
   const roleName = useTranslations("shell.roles");
   const router = useRouter();
@@ -20,21 +24,26 @@ export function CreateUserForm() {
   const [pending, startTransition] = useTransition();
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<{ ok: boolean; text: string; password?: string } | null>(null);
+  const [ssoOnly, setSsoOnly] = useState(false);
   return (
     <form
       data-testid="create-user-form"
       noValidate
-      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+      className={`grid gap-3 sm:grid-cols-2 lg:items-end ${ssoConfigured ? "lg:grid-cols-6" : "lg:grid-cols-5"}`}
       onSubmit={(e) => {
         e.preventDefault();
         const form = e.currentTarget;
         const data = new FormData(form);
-        const input = {
+        const fields = {
           email: String(data.get("email") ?? ""),
           name: String(data.get("name") ?? ""),
           role: String(data.get("role") ?? ""),
-          password: String(data.get("password") ?? ""),
         };
+        // Single sign-on only: no password at all, not even an empty one.
+        const input =
+          ssoConfigured && ssoOnly
+            ? { ...fields, ssoOnly: true }
+            : { ...fields, password: String(data.get("password") ?? "") };
         startTransition(async () => {
           const r = await withStepUp(() => createUserAction(input));
           if (r.ok) {
@@ -45,6 +54,7 @@ export function CreateUserForm() {
               password: r.generated ?? undefined,
             });
             form.reset();
+            setSsoOnly(false);
             router.refresh();
           } else {
             setErrors("fieldErrors" in r ? r.fieldErrors : {});
@@ -67,13 +77,26 @@ export function CreateUserForm() {
         name="password"
         type="password"
         autoComplete="new-password"
+        disabled={ssoConfigured && ssoOnly}
         errors={errors.password}
       />
+      {ssoConfigured && (
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="ssoOnly"
+            data-testid="create-user-sso-only"
+            checked={ssoOnly}
+            onChange={(e) => setSsoOnly(e.target.checked)}
+          />
+          {t("ssoOnly")}
+        </label>
+      )}
       <Button type="submit" disabled={pending}>
         {t("submit")}
       </Button>
       {message && (
-        <div className="sm:col-span-2 lg:col-span-5">
+        <div className={`sm:col-span-2 ${ssoConfigured ? "lg:col-span-6" : "lg:col-span-5"}`}>
           <Alert tone={message.ok ? "success" : "error"} testId="create-user-result">
             {message.text}
             {message.password && (

@@ -9,6 +9,7 @@ import { roles, type Role } from "@/lib/auth/permissions";
 import {
   disableUserAction,
   enableUserAction,
+  removeUserPasswordAction,
   resetUserPasswordAction,
   setUserRoleAction,
 } from "@/lib/actions/users";
@@ -25,9 +26,17 @@ export type UserRowData = {
   isMe: boolean;
   /** Enrolled in two-factor sign-in (an admin can reset it). */
   twoFactor: boolean;
+  /** Has a password (none: single sign-on only). */
+  hasPassword: boolean;
+  /** The password was set by an admin (who could sign in with it: lib/payouts/policy.ts). */
+  passwordSetByAdmin: boolean;
 };
 
-export function UserRow({ user }: { user: UserRowData }) {
+/**
+ * One user of the users page. `ssoConfigured`: single sign-on is configured, so a password can be
+ * removed (the user then signs in with single sign-on only).
+ */
+export function UserRow({ user, ssoConfigured = false }: { user: UserRowData; ssoConfigured?: boolean }) {
   const t = useTranslations("admin.users");
   const roleName = useTranslations("shell.roles");
   const router = useRouter();
@@ -84,6 +93,15 @@ export function UserRow({ user }: { user: UserRowData }) {
       <td className="px-2 py-1" data-testid="user-state">
         {user.disabled ? t("disabled") : t("active")}
       </td>
+      <td className="px-2 py-1 text-xs" data-testid="user-password">
+        {!user.hasPassword ? (
+          t("passwordNone")
+        ) : user.passwordSetByAdmin ? (
+          <span title={t("passwordByAdminHint")}>{t("passwordByAdmin")}</span>
+        ) : (
+          t("passwordOwn")
+        )}
+      </td>
       <td className="whitespace-nowrap px-2 py-1 text-xs">{user.lastSignInAt ?? t("never")}</td>
       <td className="px-2 py-1">
         <div className="flex flex-wrap gap-1">
@@ -131,6 +149,20 @@ export function UserRow({ user }: { user: UserRowData }) {
               }
             >
               {t("resetPassword")}
+            </Button>
+          )}
+          {/* Single sign-on only: nobody, the admin who set it included, signs in with a password. */}
+          {ssoConfigured && user.hasPassword && !user.disabled && !user.isMe && (
+            <Button
+              type="button"
+              variant="secondary"
+              disabled={pending}
+              onClick={() => {
+                if (window.confirm(t("confirmRemovePassword", { email: user.email })))
+                  run(() => removeUserPasswordAction({ userId: user.id }), t("removedPassword"));
+              }}
+            >
+              {t("removePassword")}
             </Button>
           )}
           {user.twoFactor && !user.isMe && <ResetTwoFactorButton userId={user.id} email={user.email} />}

@@ -3,7 +3,13 @@ import { z } from "zod";
 import { stepUpAction } from "@/lib/auth/action";
 import { translatorFor } from "@/lib/auth/translator";
 import { getLog } from "@/lib/log";
-import { emailSchema, nameSchema, passwordSchema, roleSchema } from "@/lib/users/schemas";
+import {
+  emailSchema,
+  nameSchema,
+  passwordSchema,
+  refusePasswordWithSsoOnly,
+  roleSchema,
+} from "@/lib/users/schemas";
 import {
   createUser,
   disableUser,
@@ -11,6 +17,7 @@ import {
   findUserById,
   generatePassword,
   LockoutRefused,
+  removePassword,
   resetPassword,
   setRole,
   UserError,
@@ -28,15 +35,23 @@ const usersFormSchema = z
     password: z
       .union([z.literal(""), passwordSchema], { error: "admin.users.errors.passwordText" })
       .optional(),
+    // Single sign-on only: no password at all (then none may be given, not even an empty one).
+    ssoOnly: z.boolean({ error: "admin.users.errors.ssoOnlyChoice" }).optional(),
   })
   .strict();
 
-const createInput = usersFormSchema.pick({ email: true, name: true, role: true, password: true }).strict();
+const createInput = usersFormSchema
+  .pick({ email: true, name: true, role: true, password: true, ssoOnly: true })
+  .strict()
+  .superRefine(refusePasswordWithSsoOnly);
 const roleInput = usersFormSchema.pick({ userId: true, role: true }).strict();
 const userInput = usersFormSchema.pick({ userId: true }).strict();
 const resetInput = usersFormSchema.pick({ userId: true, password: true }).strict();
 
 type Failure = { ok: false; code: "not_found" | "not_allowed" | "conflict" | "failed"; message: string };
+
+/** Refusals of the service that are not a conflict with another user's data: the change is not allowed. */
+const NOT_ALLOWED: ReadonlySet<UserError["code"]> = new Set(["ssoNotConfigured", "noPassword"]);
 
 const words = () => translatorFor("admin");
 
@@ -54,7 +69,8 @@ async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
     const t = await words();
     // A UserError is ours (e.g. "A user with email … already exists."), fine to show.
     if (error instanceof UserError) {
-      return { ok: false, code: "conflict", message: t(`users.errors.${error.code}`, error.values) };
+      const code = NOT_ALLOWED.has(error.code) ? "not_allowed" : "conflict";
+      return { ok: false, code, message: t(`users.errors.${error.code}`, error.values) };
     }
     if (error instanceof LockoutRefused) return refusal("not_allowed", error.problem);
     getLog().error({ err: error }, "user administration failed");
@@ -62,15 +78,19 @@ async function safely<T>(run: () => Promise<T>): Promise<T | Failure> {
   }
 }
 
-/** Creates a staff user; without a password one is generated and returned once (users.manage). */
+/**
+ * Creates a staff user; without a password one is generated and returned once; single sign-on only
+ * (`ssoOnly`), with no password at all, when single sign-on is configured (users.manage).
+ */
 export const createUserAction = stepUpAction("users.manage", createInput, async (input, { actor }) =>
   safely(async () => {
-    const generated = input.password ? null : generatePassword();
+    const ssoOnly = input.ssoOnly === true;
+    const generated = ssoOnly || input.password ? null : generatePassword();
     const user = await createUser(actor, {
       email: input.email,
       role: input.role,
       name: input.name || undefined,
-      password: input.password || generated!,
+      ...(ssoOnly ? { ssoOnly } : { password: input.password || generated! }),
     });
     return { ok: true as const, user: { id: user.id, email: user.email, role: user.role }, generated };
   }),
@@ -124,5 +144,22 @@ export const resetUserPasswordAction = stepUpAction(
       const generated = input.password ? null : generatePassword();
       await resetPassword(actor, user.email, input.password || generated!, me);
       return { ok: true, generated };
+    }),
+);
+
+/**
+ * Makes another user single-sign-on only: their password is removed and their sessions end; never
+ * one's own, and only while single sign-on is configured (users.manage). A reset gives them one again.
+ */
+export const removeUserPasswordAction = stepUpAction(
+  "users.manage",
+  userInput,
+  async (input, { user: me, actor }) =>
+    safely(async (): Promise<Failure | { ok: true }> => {
+      const user = await findUserById(input.userId);
+      if (!user) return refusal("not_found", "noSuchUser");
+      if (user.id === me.id) return refusal("not_allowed", "removeOwnPassword");
+      await removePassword(actor, user.email, me);
+      return { ok: true };
     }),
 );

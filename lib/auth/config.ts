@@ -6,7 +6,7 @@ import { cookies } from "next/headers";
 import { checkCredentials, type SignInRefusal, type SignInResult } from "@/lib/auth/credentials";
 import { safeCallbackPath, safeCallbackUrl } from "@/lib/auth/safe-callback";
 import { endSession, resumeSessionRow, startSession, type SecondFactorProof } from "@/lib/auth/session-store";
-import { providerMfa, ssoUserFor } from "@/lib/auth/sso";
+import { providerMfa, ssoSettings, ssoUserFor } from "@/lib/auth/sso";
 import {
   clearChallengeCookie,
   completeChallenge,
@@ -42,25 +42,14 @@ export class SignInError extends CredentialsSignin {
   }
 }
 
-/** The generic OpenID Connect provider, when AUTH_OIDC_* are configured. */
+/** The generic OpenID Connect provider, when AUTH_OIDC_* are configured (lib/auth/sso.ts). */
 function ssoProvider() {
-  const env = getEnv();
-  if (!env.AUTH_OIDC_ISSUER || !env.AUTH_OIDC_CLIENT_ID || !env.AUTH_OIDC_CLIENT_SECRET) return [];
-  return [
-    {
-      id: "oidc",
-      name: "Single sign-on",
-      type: "oidc" as const,
-      issuer: env.AUTH_OIDC_ISSUER,
-      clientId: env.AUTH_OIDC_CLIENT_ID,
-      clientSecret: env.AUTH_OIDC_CLIENT_SECRET,
-    },
-  ];
+  const settings = ssoSettings();
+  if (!settings) return [];
+  return [{ id: "oidc", name: "Single sign-on", type: "oidc" as const, ...settings }];
 }
 
-export function ssoConfigured(): boolean {
-  return ssoProvider().length > 0;
-}
+export { ssoConfigured } from "@/lib/auth/sso";
 
 type PaydeskUser = { paydeskId?: string; sessionVersion?: number; sid?: string };
 

@@ -1,5 +1,25 @@
 import "server-only";
 import { getDb } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+
+/** The identity provider's settings (AUTH_OIDC_*), or null when single sign-on is not configured. */
+export function ssoSettings(): { issuer: string; clientId: string; clientSecret: string } | null {
+  const env = getEnv();
+  if (!env.AUTH_OIDC_ISSUER || !env.AUTH_OIDC_CLIENT_ID || !env.AUTH_OIDC_CLIENT_SECRET) return null;
+  return {
+    issuer: env.AUTH_OIDC_ISSUER,
+    clientId: env.AUTH_OIDC_CLIENT_ID,
+    clientSecret: env.AUTH_OIDC_CLIENT_SECRET,
+  };
+}
+
+/**
+ * Whether single sign-on is configured: the login page offers it, and only then may a user have no
+ * password (created single-sign-on only, or their password removed: lib/users/service.ts).
+ */
+export function ssoConfigured(): boolean {
+  return ssoSettings() !== null;
+}
 
 export type SsoUser = { id: string; sessionVersion: number };
 

@@ -26,12 +26,34 @@ export const nameSchema = z
   .max(200, "admin.users.errors.nameLong")
   .superRefine(safeText("name"));
 
-export const createUserSchema = z.object({
-  email: emailSchema,
-  role: roleSchema,
-  name: nameSchema.optional(),
-  password: passwordSchema,
-});
+/**
+ * A user is created with a password, or "single sign-on only" (`ssoOnly: true`) with none at all: they
+ * sign in through the identity provider, so nobody (their admin included) knows a password of theirs.
+ * Then a password must be absent: one given is refused rather than ignored.
+ */
+export const createUserSchema = z
+  .object({
+    email: emailSchema,
+    role: roleSchema,
+    name: nameSchema.optional(),
+    password: passwordSchema.optional(),
+    ssoOnly: z.boolean({ error: "admin.users.errors.ssoOnlyChoice" }).optional(),
+  })
+  .strict()
+  .superRefine(refusePasswordWithSsoOnly)
+  .superRefine((user, ctx) => {
+    if (!user.ssoOnly && user.password === undefined)
+      ctx.addIssue({ code: "custom", path: ["password"], message: "admin.users.errors.passwordRequired" });
+  });
+
+/** A password given for a user created single-sign-on only is refused, on the password. */
+export function refusePasswordWithSsoOnly(
+  user: { ssoOnly?: boolean | undefined; password?: unknown },
+  ctx: z.RefinementCtx,
+) {
+  if (user.ssoOnly === true && user.password !== undefined)
+    ctx.addIssue({ code: "custom", path: ["password"], message: "admin.users.errors.passwordWithSsoOnly" });
+}
 
 /** The password a user types to prove it is theirs: only its presence and size are checked. */
 export const currentPasswordSchema = z

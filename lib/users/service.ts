@@ -6,6 +6,7 @@ import { audit, type Actor, type StaffActor } from "@/lib/audit/log";
 import { claimAttempt } from "@/lib/auth/credentials";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { endAllSessions } from "@/lib/auth/session-store";
+import { ssoConfigured } from "@/lib/auth/sso";
 import { can, rolesWith, type Role } from "@/lib/auth/permissions";
 import { getDb } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -19,8 +20,14 @@ import {
   roleSchema,
 } from "@/lib/users/schemas";
 
-/** What went wrong, as a catalog key (admin.users.errors.<code>) with its values; the message is English for the command line. */
-export type UserErrorCode = "exists" | "unknownEmail" | "alreadyDisabled" | "notDisabled";
+/**
+ * What went wrong, as a catalog key (admin.users.errors.<code>) with its values; the message is English
+ * for the command line. `ssoNotConfigured`: a user without a password is asked for (created single
+ * sign-on only, or their password removed) while single sign-on is not configured, so they could never
+ * sign in. `noPassword`: the user has no password to remove.
+ */
+export type UserErrorCode =
+  "exists" | "unknownEmail" | "alreadyDisabled" | "notDisabled" | "ssoNotConfigured" | "noPassword";
 
 export class UserError extends Error {
   override name = "UserError";
@@ -37,7 +44,8 @@ export class UserError extends Error {
  * Why a change is refused from the console (admin.users.errors.<problem>): it would lock the
  * administration out, or it is one an admin must not make on their own account.
  */
-export type LockoutProblem = "disableSelf" | "changeOwnRole" | "resetOwnPassword" | "lastAdmin";
+export type LockoutProblem =
+  "disableSelf" | "changeOwnRole" | "resetOwnPassword" | "removeOwnPassword" | "lastAdmin";
 
 const publicFields = {
   id: true,
@@ -107,25 +115,40 @@ function isEmailTaken(error: unknown): boolean {
   );
 }
 
+const ssoNotConfigured = (email: string) =>
+  new UserError(
+    "ssoNotConfigured",
+    { email },
+    `Single sign-on is not configured: ${email} could not sign in without a password.`,
+  );
+
+/**
+ * Creates a user with a password, or single sign-on only (`ssoOnly: true`, no password given): then no
+ * password at all (passwordHash and passwordSetById null), refused while single sign-on is not
+ * configured. Audited as user.create, with `ssoOnly: true` in the entry for the latter.
+ */
 export async function createUser(
   actor: Actor,
-  input: { email: string; role: string; name?: string; password: string },
+  input: { email: string; role: string; name?: string; password?: string; ssoOnly?: boolean },
 ) {
   const data = parse(createUserSchema, input);
-  const passwordHash = await hashPassword(data.password);
+  const ssoOnly = data.ssoOnly === true;
+  if (ssoOnly && !ssoConfigured()) throw ssoNotConfigured(data.email);
+  const passwordHash = data.password === undefined ? null : await hashPassword(data.password);
   try {
     return await getDb().$transaction(async (tx) => {
       if (await tx.user.findUnique({ where: { email: data.email }, select: { id: true } })) {
         throw exists(data.email);
       }
       const user = await tx.user.create({
-        // Who set the password: the admin creating the user, none from the command line (policy.ts).
+        // Who set the password: the admin creating the user, none from the command line (policy.ts),
+        // nobody when there is none.
         data: {
           email: data.email,
           role: data.role,
           name: data.name,
           passwordHash,
-          passwordSetById: actor.id,
+          passwordSetById: passwordHash === null ? null : actor.id,
         },
         select: publicFields,
       });
@@ -134,7 +157,12 @@ export async function createUser(
         targetType: "user",
         targetId: user.id,
         // The name other staff see (approvals, the audit log), when one was given.
-        after: { email: user.email, role: user.role, ...(user.name !== null && { name: user.name }) },
+        after: {
+          email: user.email,
+          role: user.role,
+          ...(user.name !== null && { name: user.name }),
+          ...(ssoOnly && { ssoOnly: true }),
+        },
       });
       return user;
     });
@@ -144,8 +172,21 @@ export async function createUser(
   }
 }
 
-export function listUsers() {
-  return getDb().user.findMany({ select: publicFields, orderBy: { email: "asc" } });
+/**
+ * Every user, for the users page and the command line, with whether they have a password and whether an
+ * admin set it (an admin who set it can sign in as them: lib/payouts/policy.ts). The hash itself is read
+ * only to answer that, and never returned.
+ */
+export async function listUsers() {
+  const users = await getDb().user.findMany({
+    select: { ...publicFields, passwordHash: true, passwordSetById: true },
+    orderBy: { email: "asc" },
+  });
+  return users.map(({ passwordHash, passwordSetById, ...user }) => ({
+    ...user,
+    hasPassword: passwordHash !== null,
+    passwordSetByAdmin: passwordHash !== null && passwordSetById !== null,
+  }));
 }
 
 /** The user an administration action targets, or null. */
@@ -300,6 +341,44 @@ export async function resetPassword(actor: Actor, email: string, password: strin
     });
     await endSignIns(tx, user.id);
     await audit(tx, actor, { action: "user.resetPassword", targetType: "user", targetId: user.id });
+  });
+}
+
+/**
+ * Makes a user single-sign-on only: their password is removed (passwordHash and passwordSetById null,
+ * so nobody who set it can sign in as them, and the pay-out policy no longer keeps them apart from that
+ * person), any lock cleared, and their sessions and any sign-in waiting for its code end (its password
+ * step was passed with the removed password). Never one's own from the users page (`me`), and refused
+ * while single sign-on is not configured (they could never sign in again) or when they have no password
+ * (UserError "noPassword"; the update is conditional, so of two removals at once one is audited).
+ * Audited as user.password.remove. A reset (resetPassword) gives them a password again.
+ */
+export async function removePassword(actor: Actor, email: string, me?: { id: string }) {
+  const user = await findByEmail(email);
+  if (me && me.id === user.id) throw new LockoutRefused("removeOwnPassword");
+  if (!ssoConfigured()) throw ssoNotConfigured(user.email);
+  const noPassword = () =>
+    new UserError("noPassword", { email: user.email }, `${user.email} has no password to remove.`);
+  await getDb().$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id: user.id, passwordHash: { not: null } },
+      data: {
+        passwordHash: null,
+        passwordSetById: null,
+        failedSignIns: 0,
+        lockedUntil: null,
+        sessionVersion: { increment: 1 },
+      },
+    });
+    if (count === 0) throw noPassword();
+    await endSignIns(tx, user.id);
+    await audit(tx, actor, {
+      action: "user.password.remove",
+      targetType: "user",
+      targetId: user.id,
+      before: { password: true },
+      after: { password: false },
+    });
   });
 }
 

@@ -16,11 +16,11 @@ import { getDb } from "@/lib/db";
 import { createUser, disableUser } from "@/lib/users/service";
 import { projectRoot } from "../../../scripts/lib/database";
 
-async function userCli(args: string[], stdin?: string) {
+async function userCli(args: string[], stdin?: string, env: NodeJS.ProcessEnv = process.env) {
   const child = spawn(
     process.execPath,
     ["--conditions=react-server", "--import", "tsx", path.join(projectRoot, "scripts/user.ts"), ...args],
-    { cwd: projectRoot, env: process.env, stdio: ["pipe", "pipe", "pipe"] },
+    { cwd: projectRoot, env, stdio: ["pipe", "pipe", "pipe"] },
   );
   let stdout = "";
   let stderr = "";
@@ -217,4 +217,76 @@ describe("lib/users/service: a refusal given to the command line", () => {
     expect(logged).not.toHaveBeenCalled();
     logged.mockRestore();
   });
+});
+
+// Single sign-on only (--sso-only): a user created with no password at all, who signs in through the
+// identity provider; refused while single sign-on is not configured (they could never sign in).
+describe("npm run user: create --sso-only", () => {
+  const withoutSso: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(withoutSso)) if (name.startsWith("AUTH_OIDC_")) delete withoutSso[name];
+  const withSso: NodeJS.ProcessEnv = {
+    ...withoutSso,
+    AUTH_OIDC_ISSUER: "https://sso.example.com/realms/staff",
+    AUTH_OIDC_CLIENT_ID: "paydesk",
+    AUTH_OIDC_CLIENT_SECRET: "not-a-real-secret",
+  };
+
+  it("creates a user without a password, audited with ssoOnly; the usage lists the flag", async () => {
+    const address = email();
+    const result = await userCli(
+      ["create", "--email", address, "--role", "approver", "--sso-only"],
+      "",
+      withSso,
+    );
+    expect(result).toEqual({
+      code: 0,
+      stdout: `created ${address} (approver), single sign-on only: no password\n`,
+      stderr: "",
+    });
+    const user = await getDb().user.findUniqueOrThrow({
+      where: { email: address },
+      omit: { passwordHash: false },
+    });
+    expect(user).toMatchObject({ passwordHash: null, passwordSetById: null });
+    expect(
+      await getDb().auditLog.findFirstOrThrow({ where: { action: "user.create", targetId: user.id } }),
+    ).toMatchObject({ actorEmail: "cli", after: { email: address, role: "approver", ssoOnly: true } });
+
+    const missing = await userCli(["create", "--sso-only"], "", withSso);
+    expectRefusal(missing, "--email is required.");
+    expect(missing.stderr).toMatch(/^ {2}create +--email a@b\.c .*\[--password-stdin \| --sso-only\]$/m);
+  }, 120_000);
+
+  it("is refused while single sign-on is not configured; nothing created", async () => {
+    const address = email();
+    const result = await userCli(
+      ["create", "--email", address, "--role", "finance", "--sso-only"],
+      "",
+      withoutSso,
+    );
+    expectRefusal(
+      result,
+      `Single sign-on is not configured: ${address} could not sign in without a password.`,
+    );
+    expect(await getDb().user.count({ where: { email: address } })).toBe(0);
+  }, 60_000);
+
+  it.each([
+    [
+      "with --password-stdin",
+      ["create", "--role", "finance", "--sso-only", "--password-stdin"],
+      "--sso-only creates a user without a password: give no --password or --password-stdin.",
+    ],
+    ["on another command", ["reset-password", "--sso-only"], "--sso-only is an option of create."],
+  ])(
+    "is refused %s, with the usage; nothing created",
+    async (_what, args, line) => {
+      const address = email();
+      const result = await userCli([...args, "--email", address], "a-long-enough-password\n", withSso);
+      expectRefusal(result, line);
+      expect(result.stderr).toContain("\nusage: npm run user -- <command> [options]\n");
+      expect(await getDb().user.count({ where: { email: address } })).toBe(0);
+    },
+    60_000,
+  );
 });

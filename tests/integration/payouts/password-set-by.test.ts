@@ -6,7 +6,9 @@
 // whose password they set (either order). Rejecting is never held back (it moves no money, and an
 // approver cannot cancel). The page says the same sentence beside the Reject button. The normal set-up,
 // one admin from the command line creating everyone else in the console, approves as usual; so does a
-// password changed by its owner or set from the command line.
+// password changed by its owner or set from the command line. A single-sign-on-only approver (created
+// without a password, or whose password the admin removed) has no password anyone set: the admin who
+// created them is not kept apart from them (the identity provider, not that admin, proves who they are).
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { cliActor } from "@/lib/audit/log";
@@ -18,12 +20,18 @@ import { storedPayoutRequest } from "../../support/payouts";
 
 const session = vi.hoisted(() => ({ current: null as null | { userId: string; sessionVersion: number } }));
 vi.mock("@/lib/auth/config", () => ({ auth: async () => session.current }));
+// Single sign-on is configured (AUTH_OIDC_*): users may have no password.
+vi.mock("@/lib/auth/sso", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/auth/sso")>()),
+  ssoConfigured: () => true,
+}));
 vi.mock("next/headers", () => ({ headers: async () => new Headers() }));
 // The last approval hands the submission to the worker's queue: recorded here, never run.
 vi.mock("@/lib/queue/enqueue", () => ({ enqueueTask: async () => "job" }));
 
 const { approvePayoutAction, rejectPayoutAction } = await import("@/lib/actions/payouts");
-const { createUserAction, resetUserPasswordAction } = await import("@/lib/actions/users");
+const { createUserAction, removeUserPasswordAction, resetUserPasswordAction } =
+  await import("@/lib/actions/users");
 const { changeOwnPasswordAction } = await import("@/lib/actions/account");
 
 const db = getDb();
@@ -271,6 +279,45 @@ describe("passwords set from the command line keep nobody apart", () => {
     ).toEqual([{ passwordSetById: null }, { passwordSetById: null }]);
     const request = await awaiting(finance.id);
     await signInAs(approver.id);
+    expect(await approvePayoutAction(decision(request.id))).toMatchObject({ ok: true, status: "approved" });
+  });
+});
+
+describe("a single-sign-on-only approver has no password anyone set", () => {
+  it("created single sign-on only by the admin, they approve that admin's pay-out", async () => {
+    await signInAs(admin.id);
+    const r = await createUserAction({
+      email: `sso-approver-${randomUUID()}@test.local`,
+      role: "approver",
+      ssoOnly: true,
+    });
+    if (!r.ok || !("user" in r)) throw new Error(JSON.stringify(r));
+    expect(
+      await db.user.findUniqueOrThrow({ where: { id: r.user.id }, select: { passwordSetById: true } }),
+    ).toEqual({ passwordSetById: null });
+    const request = await awaiting(admin.id);
+
+    await signInAs(r.user.id);
+    expect(await page(request.id, { id: r.user.id, role: "approver" })).toEqual({
+      can: { approve: true, reject: true, cancel: false, submit: false },
+      reason: null,
+    });
+    expect(await approvePayoutAction(decision(request.id))).toMatchObject({ ok: true, status: "approved" });
+  });
+
+  it("an approver whose admin-set password the admin removed approves that admin's pay-out", async () => {
+    await signInAs(admin.id);
+    const approver = await createdByAdmin("approver", "admin-chose-then-removed");
+    const request = await awaiting(admin.id);
+    await signInAs(approver.id);
+    expect(await approvePayoutAction(decision(request.id))).toMatchObject({
+      ok: false,
+      code: "password_set_by_maker",
+    });
+
+    await signInAs(admin.id);
+    expect(await removeUserPasswordAction({ userId: approver.id })).toEqual({ ok: true });
+    await signInAs(approver.id); // signed in again, with single sign-on
     expect(await approvePayoutAction(decision(request.id))).toMatchObject({ ok: true, status: "approved" });
   });
 });

@@ -105,6 +105,7 @@ describe("audit action descriptions", () => {
       expect.arrayContaining([
         "settings.update",
         "user.create",
+        "user.password.remove",
         "statements.issue",
         "drift.acknowledge",
         "drift.resolve",

@@ -139,6 +139,7 @@ const STEP_UP_ACTIONS: Record<string, string[]> = {
     "disableUserAction",
     "enableUserAction",
     "resetUserPasswordAction",
+    "removeUserPasswordAction",
   ],
   "lib/actions/webhooks.ts": ["revealWebhookBodyAction"],
 };

@@ -88,6 +88,7 @@ const ACTIONS: Record<string, Record<string, string>> = {
     disableUserAction: "users.manage",
     enableUserAction: "users.manage",
     resetUserPasswordAction: "users.manage",
+    removeUserPasswordAction: "users.manage",
   },
   "lib/actions/preferences.ts": {
     setLanguage: "profile.update",

@@ -4,6 +4,7 @@ import { CreateUserForm } from "@/components/admin/create-user-form";
 import { UserRow } from "@/components/admin/user-row";
 import { DataTable } from "@/components/ui/data-table";
 import { requirePagePermission } from "@/lib/auth/session";
+import { ssoConfigured } from "@/lib/auth/sso";
 import { requestPreferences } from "@/lib/auth/request-preferences";
 import { translatorFor } from "@/lib/auth/translator";
 import { formatDateTime } from "@/lib/time/zone";
@@ -20,11 +21,13 @@ export default async function UsersPage() {
   const { locale, timeZone } = await requestPreferences();
   // translatorFor rather than getTranslations: the same words, and the page also runs outside Next (tests).
   const t = await translatorFor("admin");
+  // A user without a password signs in with single sign-on only: offered only when it is configured.
+  const sso = ssoConfigured();
   return (
     <section className="space-y-4">
       <h1 className="text-2xl font-semibold">{t("users.title")}</h1>
       <h2 className="text-lg font-semibold">{t("users.newUser")}</h2>
-      <CreateUserForm />
+      <CreateUserForm ssoConfigured={sso} />
       <h2 className="text-lg font-semibold">{t("users.staff")}</h2>
       <DataTable
         testId="users-table"
@@ -34,6 +37,7 @@ export default async function UsersPage() {
           t("users.columns.name"),
           t("users.columns.role"),
           t("users.columns.state"),
+          t("users.columns.password"),
           t("users.columns.lastSignIn", { zone: timeZone }),
           t("users.columns.actions"),
         ]}
@@ -41,6 +45,7 @@ export default async function UsersPage() {
         {users.map((u) => (
           <UserRow
             key={u.id}
+            ssoConfigured={sso}
             user={{
               id: u.id,
               email: u.email,
@@ -50,6 +55,8 @@ export default async function UsersPage() {
               lastSignInAt: u.lastSignInAt ? formatDateTime(u.lastSignInAt, timeZone, locale) : null,
               isMe: u.id === me.id,
               twoFactor: u.totpEnrolledAt !== null,
+              hasPassword: u.hasPassword,
+              passwordSetByAdmin: u.passwordSetByAdmin,
             }}
           />
         ))}
