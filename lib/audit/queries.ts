@@ -11,6 +11,7 @@ import { localizedFieldErrors } from "@/lib/i18n/validation";
 import { csvCell, csvLine } from "@/lib/csv/encode";
 import { keysetPage } from "@/lib/keyset-page";
 import { FIRST_DAY, LAST_DAY, localDateTimeProblem, nextDay, zonedToUtc } from "@/lib/time/zone";
+import { isUuid } from "@/lib/uuid";
 import { isUsableFilterText } from "@/lib/validation/text";
 
 const INT8_MAX = 9_223_372_036_854_775_807n;
@@ -172,7 +173,6 @@ type Record_ = {
 };
 
 const PAGE = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUserTarget = (r: Record_) => r.targetType?.toLowerCase() === "user" && r.targetId !== null;
 
 /**
@@ -183,7 +183,7 @@ async function targetEmails(rows: Record_[], targetUser: TargetUser): Promise<Ma
   const emails = new Map<string, string>();
   if (targetUser) emails.set(targetUser.id, targetUser.email);
   const ids = [...new Set(rows.filter(isUserTarget).map((r) => r.targetId!.toLowerCase()))].filter(
-    (id) => UUID.test(id) && !emails.has(id),
+    (id) => isUuid(id) && !emails.has(id),
   );
   if (ids.length > 0) {
     const users = await getDb().user.findMany({

@@ -9,11 +9,12 @@ import type { CreationKind, OperationType } from "@/lib/generated/prisma/enums";
 import { createRateLimit } from "@/lib/http/rate-limit";
 import { getLog } from "@/lib/log";
 import { applySnapshot } from "@/lib/operations/mirror/apply-snapshot";
+import { mismatchedFields } from "@/lib/operations/mirror/creation-answer";
+import type { Creation } from "@/lib/operations/mirror/create-once";
 import { findOperationByMerchantId } from "@/lib/operations/mirror/find-by-merchant-id";
 import type { PlatformClient } from "@/lib/platform/client";
 import { isPlatformError } from "@/lib/platform/errors";
 import type { Operation } from "@/lib/platform/schemas";
-import { Decimal, isDecimalString } from "@/lib/money/decimal";
 
 /**
  * Confirms every given-up intent the mirror now answers: exactly one mirrored operation with its
@@ -188,17 +189,7 @@ export async function lookUpGivenUpIntent(
   return { ok: true, outcome, operationId, message: t(`unanswered.outcome.${outcome}`) };
 }
 
-/** The operation is of the type and amount the intent asked for (settleGivenUpFromMirror's first test). */
-function answersRequest(
-  operation: Pick<Operation, "typeOperation" | "amountInitial">,
-  intent: { kind: CreationKind; request: unknown },
-): boolean {
-  const amount = amountOf(intent.request);
-  const type = intent.kind === "payOut" ? "payOut" : "payIn";
-  return (
-    operation.typeOperation === type &&
-    amount !== null &&
-    isDecimalString(amount) &&
-    new Decimal(amount).equals(operation.amountInitial)
-  );
+/** The operation is of the type and amount the intent asked for (the answer checks of createOnce). */
+function answersRequest(operation: Operation, intent: { kind: CreationKind; request: unknown }): boolean {
+  return mismatchedFields({ kind: intent.kind, request: intent.request } as Creation, operation).length === 0;
 }
