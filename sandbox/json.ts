@@ -60,7 +60,24 @@ function writeObject(record: Record<string, unknown>): string {
     if (item === undefined) continue;
     if (!first) out += ",";
     first = false;
-    out += JSON.stringify(key) + ":" + writeJson(item);
+    out += quotedKey(key) + writeJson(item);
   }
   return out + "}";
+}
+
+/**
+ * `"key":` for the keys already written. Quoting every key anew took half the time of a list page
+ * (1,000 operations of 15 keys). The keys are a small vocabulary; the cache is emptied past 1,000
+ * keys so that keys which are data (a record by currency, say) cannot grow it without bound.
+ */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key) + ":";
+    if (quotedKeys.size >= 1000) quotedKeys.clear();
+    quotedKeys.set(key, quoted);
+  }
+  return quoted;
 }

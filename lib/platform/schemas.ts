@@ -22,33 +22,23 @@ import {
   type WireValue,
 } from "./wire";
 import { normalisedText } from "./normalised-text";
+import { readOperationFields, type OperationFields, type PaymentDetails } from "./operation-fields";
+import {
+  PLATFORM_ID,
+  normaliseOperationStatus,
+  normaliseOperationType,
+  type OperationStatus,
+  type OperationType,
+} from "./operation-kinds";
 
-export const OPERATION_STATUSES = [
-  "precreated",
-  "created",
-  "booking",
-  "pending_retry",
-  "in_progress",
-  "success",
-  "failed",
-] as const;
-export type OperationStatus = (typeof OPERATION_STATUSES)[number];
-export const OPERATION_TYPES = ["payIn", "payOut"] as const;
-export type OperationType = (typeof OPERATION_TYPES)[number];
-
-/** Normalises case and separators: `Success`, `IN_PROGRESS`, `inProgress` -> canonical, else null. */
-export function normaliseOperationStatus(value: string): OperationStatus | null {
-  const key = value
-    .trim()
-    .toLowerCase()
-    .replace(/[_\s-]/g, "");
-  return OPERATION_STATUSES.find((s) => s.replace(/_/g, "") === key) ?? null;
-}
-
-export function normaliseOperationType(value: string): OperationType | null {
-  const key = value.trim().toLowerCase();
-  return OPERATION_TYPES.find((t) => t.toLowerCase() === key) ?? null;
-}
+export {
+  OPERATION_STATUSES,
+  OPERATION_TYPES,
+  normaliseOperationStatus,
+  normaliseOperationType,
+  type OperationStatus,
+  type OperationType,
+} from "./operation-kinds";
 
 /** Thrown by the decode* functions; the client turns it into a PlatformError of kind "protocol". */
 export class SchemaMismatchError extends Error {
@@ -97,11 +87,10 @@ const nullableAmount = nullableDecimalField(AMOUNT_DIGITS);
 const rate = decimalField(RATE_DIGITS);
 const nullableRate = nullableDecimalField(RATE_DIGITS);
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** UUID text, lower-cased (the platform prints lower case; ids are compared as text downstream). */
 export const platformIdSchema = z
   .string()
-  .regex(GUID, "expected a UUID")
+  .regex(PLATFORM_ID, "expected a UUID")
   .transform((s) => s.toLowerCase());
 
 const timestamp = z.string().transform((text, ctx) => {
@@ -131,7 +120,7 @@ const opaque = z
 
 // ---- resources -----------------------------------------------------------------------------------
 
-export const paymentDetailsSchema = z.object({
+const paymentDetailsSchema = z.object({
   paymentMethod: responsePaymentMethod.nullish().transform((v) => v ?? null),
   bankName: nullableString,
   nameMediator: nullableString,
@@ -139,9 +128,9 @@ export const paymentDetailsSchema = z.object({
   numberAdditional: opaque,
   qRcode: opaque,
 });
-export type PaymentDetails = z.output<typeof paymentDetailsSchema>;
 
-const operationFieldsSchema = z.object({
+/** The definition of an operation's fields; readOperationFields (operation-fields.ts) reads its common forms. */
+export const operationFieldsSchema = z.object({
   id: platformIdSchema,
   dateAdded: timestamp,
   dateUpdated: timestamp.nullish(),
@@ -207,7 +196,8 @@ export function decodeOperation(value: WireValue, what = "operation"): Operation
     throw new SchemaMismatchError(what, [
       { code: "custom", path: [], message: "expected an object", input: value },
     ]);
-  const f = safeParseOrThrow(operationFieldsSchema, value, what);
+  const f: OperationFields =
+    readOperationFields(value) ?? safeParseOrThrow(operationFieldsSchema, value, what);
   return {
     id: f.id,
     typeOperation: f.typeOperation,

@@ -10,7 +10,7 @@
 import "server-only";
 import { LosslessNumber, isLosslessNumber, parse, stringify } from "lossless-json";
 import { setOwnProperty } from "@/lib/own-property";
-import { Decimal, assertPositive, isDecimalString, toDecimal, toWireString } from "@/lib/money/decimal";
+import { Decimal, assertPositive, toDecimal, toWireString } from "@/lib/money/decimal";
 import { wireSyntaxError } from "./wire-syntax";
 
 export { LosslessNumber, isLosslessNumber };
@@ -143,13 +143,18 @@ export const RATE_DIGITS: DecimalDigits = { integer: 15, fraction: 28 };
  */
 export function decimalFromWire(value: unknown, digits: DecimalDigits = AMOUNT_DIGITS): Decimal | null {
   const text = isLosslessNumber(value) ? value.value : typeof value === "string" ? value : null;
-  return text !== null && isPlainWithin(text, digits) ? new Decimal(text) : null;
+  return text !== null && plainWithin(digits).test(text) ? new Decimal(text) : null;
 }
 
-function isPlainWithin(text: string, digits: DecimalDigits): boolean {
-  if (text.length > digits.integer + digits.fraction + 2 || !isDecimalString(text)) return false;
-  const [whole = "", fraction = ""] = text.replace(/^-/, "").split(".");
-  return whole.length <= digits.integer && fraction.length <= digits.fraction;
+// Plain notation (isDecimalString) with at most so many digits on each side: one pattern per DecimalDigits.
+const PLAIN_WITHIN = new WeakMap<DecimalDigits, RegExp>();
+function plainWithin(digits: DecimalDigits): RegExp {
+  let pattern = PLAIN_WITHIN.get(digits);
+  if (!pattern) {
+    pattern = new RegExp(`^-?\\d{1,${digits.integer}}(?:\\.\\d{1,${digits.fraction}})?$`);
+    PLAIN_WITHIN.set(digits, pattern);
+  }
+  return pattern;
 }
 
 /** A safe integer from the wire (totalNumberRecords...), or null. */
