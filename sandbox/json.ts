@@ -68,7 +68,8 @@ function writeObject(record: Record<string, unknown>): string {
 /**
  * `"key":` for the keys already written. Quoting every key anew took half the time of a list page
  * (1,000 operations of 15 keys). The keys are a small vocabulary; the cache is emptied past 1,000
- * keys so that keys which are data (a record by currency, say) cannot grow it without bound.
+ * keys, and keeps none longer than 64 characters, so that keys which are data (a record by currency,
+ * say) cannot grow it without bound.
  */
 const quotedKeys = new Map<string, string>();
 
@@ -76,6 +77,7 @@ function quotedKey(key: string): string {
   let quoted = quotedKeys.get(key);
   if (quoted === undefined) {
     quoted = JSON.stringify(key) + ":";
+    if (key.length > 64) return quoted;
     if (quotedKeys.size >= 1000) quotedKeys.clear();
     quotedKeys.set(key, quoted);
   }

@@ -52,7 +52,7 @@ export type OperationFields = Omit<
   linkPaymentForm?: string | null;
 };
 
-/** A field in a form left to the schema. */
+/** A field in a form left to the schema. A class, so that no value read from the wire can pass for one. */
 class Refused {
   private readonly refused = true;
 }

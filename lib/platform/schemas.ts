@@ -129,7 +129,10 @@ const paymentDetailsSchema = z.object({
   qRcode: opaque,
 });
 
-/** The definition of an operation's fields; readOperationFields (operation-fields.ts) reads its common forms. */
+/**
+ * The definition of an operation's fields. readOperationFields (operation-fields.ts) reads its common forms
+ * without zod: a change here is made there too (tests/unit/platform/operation-fields.test.ts compares them).
+ */
 export const operationFieldsSchema = z.object({
   id: platformIdSchema,
   dateAdded: timestamp,
@@ -145,7 +148,12 @@ export const operationFieldsSchema = z.object({
   amountInCurrencyBalance: nullableAmount,
   amountComissionInCurrencyBalance: nullableAmount,
   exchangeRate: nullableRate,
-  paymentDetailsData: paymentDetailsSchema.nullish(),
+  // An object, not just anything zod's object check takes: a JSON number on the wire is a LosslessNumber
+  // instance, which it took as details with every field null.
+  paymentDetailsData: z
+    .custom<Record<string, unknown>>(isWireObject, "expected an object")
+    .pipe(paymentDetailsSchema)
+    .nullish(),
   linkPaymentForm: z.string().nullish(),
 });
 

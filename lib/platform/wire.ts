@@ -151,7 +151,9 @@ const PLAIN_WITHIN = new WeakMap<DecimalDigits, RegExp>();
 function plainWithin(digits: DecimalDigits): RegExp {
   let pattern = PLAIN_WITHIN.get(digits);
   if (!pattern) {
-    pattern = new RegExp(`^-?\\d{1,${digits.integer}}(?:\\.\\d{1,${digits.fraction}})?$`);
+    const whole = digits.integer > 0 ? `\\d{1,${digits.integer}}` : "(?!)"; // no digit allowed: nothing matches
+    const fraction = digits.fraction > 0 ? `(?:\\.\\d{1,${digits.fraction}})?` : "";
+    pattern = new RegExp(`^-?${whole}${fraction}$`);
     PLAIN_WITHIN.set(digits, pattern);
   }
   return pattern;

@@ -12,17 +12,23 @@ const digits = (minLength: number, maxLength: number) =>
   fc.string({ unit: fc.constantFrom(..."0123456789"), minLength, maxLength });
 
 describe("timestamps in toISOString()'s form", () => {
-  // Any digits in the layout, from 1000 on: month 00 or 13, day 31 of a short month, 29 February of a
-  // year that has none, hour 24, a 60th second.
+  // The layout with each field at and around its bounds, from 1000 on: month 00 or 13, day 29–32 of any
+  // month, 29 February of 1900, 2000 or 2100, hour 24, a 60th minute or second.
+  const padded = (min: number, max: number, width: number) =>
+    fc.integer({ min, max }).map((n) => String(n).padStart(width, "0"));
+  const year = fc.oneof(
+    fc.constantFrom("1000", "1900", "2000", "2024", "2025", "2100", "9999"),
+    padded(1000, 9999, 4),
+  );
   const layout = fc
     .tuple(
-      digits(4, 4).filter((y) => y >= "1000"),
-      digits(2, 2),
-      digits(2, 2),
-      digits(2, 2),
-      digits(2, 2),
-      digits(2, 2),
-      digits(3, 3),
+      year,
+      padded(0, 13, 2),
+      padded(0, 32, 2),
+      padded(0, 24, 2),
+      padded(0, 60, 2),
+      padded(0, 60, 2),
+      padded(0, 999, 3),
     )
     .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
   const nearReal = fc
