@@ -9,7 +9,8 @@
 import "server-only";
 import type { Decimal } from "@/lib/money/decimal";
 import { normalisePaymentMethod, type PaymentMethod } from "./payment-methods";
-import { PLATFORM_ID, normaliseOperationStatus, normaliseOperationType } from "./operation-kinds";
+import { isUuid } from "@/lib/uuid";
+import { normaliseOperationStatus, normaliseOperationType } from "./operation-kinds";
 import type { Operation } from "./schemas";
 import { parsePlatformTimestamp } from "./timestamps";
 import {
@@ -62,8 +63,9 @@ type Read<T> = T | Refused;
 const text = (v: WireValue | undefined): Read<string> => (typeof v === "string" ? v : REFUSED);
 
 function timestamp(v: WireValue | undefined): Read<WireTimestamp> {
-  const date = typeof v === "string" ? parsePlatformTimestamp(v) : null;
-  return date && typeof v === "string" ? { date, text: v } : REFUSED;
+  if (typeof v !== "string") return REFUSED;
+  const date = parsePlatformTimestamp(v);
+  return date ? { date, text: v } : REFUSED;
 }
 
 /** undefined and null as they are (`.nullish()`), anything else through `read`. */
@@ -112,7 +114,7 @@ function enumText<T>(v: WireValue | undefined, normalise: (value: string) => T |
 /** The operation's fields as operationFieldsSchema reads them, or null where it is left to the schema. */
 export function readOperationFields(v: WireObject): OperationFields | null {
   const fields = {
-    id: typeof v.id === "string" && PLATFORM_ID.test(v.id) ? v.id.toLowerCase() : REFUSED,
+    id: typeof v.id === "string" && isUuid(v.id) ? v.id.toLowerCase() : REFUSED,
     dateAdded: timestamp(v.dateAdded),
     dateUpdated: nullish(v.dateUpdated, timestamp),
     typeOperation: enumText(v.typeOperation, normaliseOperationType),

@@ -1,4 +1,4 @@
-/** Operation statuses, types and ids as the platform writes them, and their normalisers (schemas.ts re-exports them). */
+/** Operation statuses and types as the platform writes them, and their normalisers (schemas.ts re-exports them). */
 export const OPERATION_STATUSES = [
   "precreated",
   "created",
@@ -11,9 +11,6 @@ export const OPERATION_STATUSES = [
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 export const OPERATION_TYPES = ["payIn", "payOut"] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
-
-/** A platform id: a UUID, in either case (the platform prints lower case). */
-export const PLATFORM_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const STATUS_BY_KEY = new Map<string, OperationStatus>(
   OPERATION_STATUSES.map((s) => [s.replace(/_/g, ""), s]),

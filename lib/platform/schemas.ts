@@ -23,8 +23,8 @@ import {
 } from "./wire";
 import { normalisedText } from "./normalised-text";
 import { readOperationFields, type OperationFields, type PaymentDetails } from "./operation-fields";
+import { isUuid } from "@/lib/uuid";
 import {
-  PLATFORM_ID,
   normaliseOperationStatus,
   normaliseOperationType,
   type OperationStatus,
@@ -90,7 +90,7 @@ const nullableRate = nullableDecimalField(RATE_DIGITS);
 /** UUID text, lower-cased (the platform prints lower case; ids are compared as text downstream). */
 export const platformIdSchema = z
   .string()
-  .regex(PLATFORM_ID, "expected a UUID")
+  .refine(isUuid, "expected a UUID")
   .transform((s) => s.toLowerCase());
 
 const timestamp = z.string().transform((text, ctx) => {

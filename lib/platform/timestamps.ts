@@ -44,9 +44,10 @@ function isoMilliseconds(text: string): Date | null {
     between(mo, 1, 12) &&
     between(h, 0, 23) &&
     between(mi, 0, 59) &&
-    between(s, 0, 59);
+    between(s, 0, 59) &&
+    between(ms, 0, 999);
   // Day 0 of the next month is this month's last day.
-  if (!fieldsInRange || ms < 0 || !between(d, 1, new Date(Date.UTC(y, mo, 0)).getUTCDate())) return null;
+  if (!fieldsInRange || !between(d, 1, new Date(Date.UTC(y, mo, 0)).getUTCDate())) return null;
   return new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
 }
 
