@@ -14,8 +14,13 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
     globalSetup: ["tests/setup/global.ts"],
-    setupFiles: ["tests/setup/env.ts"],
+    setupFiles: ["tests/setup/env.ts", "tests/setup/shared-database.ts"],
     pool: "forks",
+    // Two files at once: most files wait on PostgreSQL, child processes or timers, and a second fork
+    // fills those waits (on two cores the run 656 → 496 s). Vitest's default leaves a core free: one file
+    // at a time here. More forks were not measured (each isolated file has a database and processes of
+    // its own). A file on the shared test database still has it to itself (tests/setup/shared-database.ts).
+    maxWorkers: 2,
     // next-auth imports `next/headers` without an extension (Node's ESM resolver refuses that) and the
     // sign-in tests replace `next/headers`: both need vite to load it rather than Node.
     server: { deps: { inline: ["next-auth"] } },

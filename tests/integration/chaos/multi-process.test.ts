@@ -336,7 +336,8 @@ describe("multi-process chaos: separate web and worker processes on one PostgreS
 
     // no advisory lock left held once every process is gone (a killed holder's lock went with its session)
     const [locks] = await db.$queryRawUnsafe<{ n: bigint }[]>(
-      `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'`,
+      `SELECT count(*) AS n FROM pg_locks
+         WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     expect(Number(locks?.n)).toBe(0);
 

@@ -48,7 +48,8 @@ describe("worker start-up", () => {
     // when it ends; a lock left held for good fails here.
     const advisoryLocks = async () => {
       const [locks] = await getDb().$queryRawUnsafe<{ n: bigint }[]>(
-        `SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory'`,
+        `SELECT count(*) AS n FROM pg_locks
+         WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       );
       return Number(locks?.n);
     };

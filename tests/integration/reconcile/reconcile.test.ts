@@ -251,7 +251,8 @@ describe("runReconciliation", () => {
         if (req.skip === 0) {
           const [ended] = await db.$queryRaw<{ ended: boolean }[]>`
             SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
-            WHERE locktype = 'advisory' AND objid = 7370001 AND granted`;
+            WHERE locktype = 'advisory' AND objid = 7370001 AND granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
           expect(ended?.ended).toBe(true);
           await new Promise((r) => setTimeout(r, 100)); // the session's end reaches its client meanwhile
         }
