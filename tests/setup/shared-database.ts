@@ -10,11 +10,14 @@ const SHARED_DATABASE_LOCK = [2026, 1207] as const;
 // A file waits for the one before it: the longest shared file takes ~25 s on two busy cores.
 const WAIT_MS = 15 * 60_000;
 
+// `restore = await isolateDatabase();` in a hook, as every isolated file has it.
+const ISOLATES = /^\s+\w+ = await isolateDatabase\(\);/m;
+
 let holder: pg.Client | null = null;
 
 export async function usesSharedDatabase(filepath: string): Promise<boolean> {
   if (!filepath.includes("/tests/integration/")) return false;
-  return !(await readFile(filepath, "utf8")).includes("await isolateDatabase()");
+  return !ISOLATES.test(await readFile(filepath, "utf8"));
 }
 
 beforeAll(async ({}, file) => {
