@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 
 // The two-key form: a space of its own, apart from the app's one-key locks.
-const SHARED_DATABASE_LOCK = [2026, 1207] as const;
+export const SHARED_DATABASE_LOCK = [2026, 1207] as const;
 // A file waits for the one before it: the longest shared file takes ~25 s on two busy cores.
 const WAIT_MS = 15 * 60_000;
 

@@ -2,16 +2,17 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
-import { usesSharedDatabase } from "../../setup/shared-database";
+import { SHARED_DATABASE_LOCK, usesSharedDatabase } from "../../setup/shared-database";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
 describe("the shared test database's turn", () => {
   it("is held by this file's session for as long as it runs", async () => {
-    const holders = await getDb().$queryRaw<{ granted: boolean; waiting: number }[]>`
-      SELECT bool_or(granted) AS granted, count(*) FILTER (WHERE NOT granted)::int AS waiting
+    const [classid, objid] = SHARED_DATABASE_LOCK;
+    const holders = await getDb().$queryRaw<{ granted: boolean }[]>`
+      SELECT bool_or(granted) AS granted
       FROM pg_locks
-      WHERE locktype = 'advisory' AND classid = 2026 AND objid = 1207 AND objsubid = 2
+      WHERE locktype = 'advisory' AND classid = ${classid}::oid AND objid = ${objid}::oid AND objsubid = 2
         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
     expect(holders[0]?.granted).toBe(true);
   });
