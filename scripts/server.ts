@@ -6,6 +6,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
+import { dropOutputOnceItsReaderIsGone } from "./lib/lost-output";
+
+dropOutputOnceItsReaderIsGone();
 
 const options = {
   dev: { type: "boolean", default: false },
@@ -116,8 +119,11 @@ function describeAddress({ address, port: bound, family }: AddressInfo): string 
 // On SIGTERM: readiness turns 503 at once, but the listener stays open for the grace, so the load
 // balancer's probe sees the 503 and stops sending before connections are refused; meanwhile every answer
 // closes its connection. Then the listener closes, idle connections end, the requests in flight finish
-// (a webhook is answered only once stored), Next.js closes, exit. A second signal skips what is left of
-// the grace; the process exits within the grace and DRAIN_BOUND_MS whatever happens.
+// (a webhook is answered only once stored), Next.js closes, exit. A second Ctrl-C (SIGINT) skips what is
+// left of the grace. A repeated SIGTERM does not: stopping a process group (systemd's default KillMode, a
+// Procfile runner) can deliver it twice, the kill's own and the one tsx relays to the process it runs,
+// and the grace is what keeps the load balancer from sending to a closed listener. The process exits
+// within the grace and DRAIN_BOUND_MS whatever happens.
 let stopping = false;
 let listenerClosed = false;
 let graceTimer: NodeJS.Timeout | undefined;
@@ -129,7 +135,10 @@ const closeListener = () => {
   server.closeIdleConnections();
 };
 const stop = (signal: NodeJS.Signals) => {
-  if (stopping) return closeListener();
+  if (stopping) {
+    if (signal === "SIGINT") closeListener();
+    return;
+  }
   stopping = true;
   startDraining();
   closingConnections = true;

@@ -2,6 +2,7 @@
 import { startWorker } from "../lib/jobs/worker";
 import { exitOnStartupProblem } from "../lib/startup";
 import { loadDotEnv } from "./lib/dotenv";
+import { dropOutputOnceItsReaderIsGone } from "./lib/lost-output";
 
 // After SIGTERM: each webhook loop finishes the delivery it is deciding and gives back the rest of its
 // batch; jobs in progress get JOB_DRAIN_MS (one still running then is marked failed, and pg-boss retries
@@ -10,6 +11,7 @@ import { loadDotEnv } from "./lib/dotenv";
 const JOB_DRAIN_MS = 20_000;
 const SHUTDOWN_BOUND_MS = 25_000;
 
+dropOutputOnceItsReaderIsGone();
 loadDotEnv();
 await exitOnStartupProblem();
 const worker = await startWorker();
