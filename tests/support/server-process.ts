@@ -3,6 +3,7 @@
 // (no Next.js build needed), on the test database, output collected.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import path from "node:path";
 import { request as httpRequest, type Agent, type IncomingHttpHeaders } from "node:http";
 import { serverCommand } from "../../scripts/lib/server-command";
 import { projectRoot } from "../../scripts/lib/database";
@@ -15,13 +16,26 @@ export type ServerProcess = {
 };
 
 // The webhook endpoint's secret from the environment: the server then writes nothing to the database.
-const PATH_SECRET = "server-process-test-path-secret-0123";
+export const PATH_SECRET = "server-process-test-path-secret-0123";
 
-export function startServer(args: string[], env: Record<string, string | undefined> = {}): ServerProcess {
-  const child = spawn(process.execPath, [...serverCommand, ...args], {
+export function startServer(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  /** As `npm start` runs it: under the tsx command (a parent that relays signals), in a process group of its own. */
+  how: "node" | "tsx-group" = "node",
+): ServerProcess {
+  const [command, commandArgs] =
+    how === "node"
+      ? [process.execPath, serverCommand]
+      : [
+          path.join(projectRoot, "node_modules/.bin/tsx"),
+          serverCommand.filter((a) => a !== "--import" && a !== "tsx"),
+        ];
+  const child = spawn(command, [...commandArgs, ...args], {
     cwd: projectRoot,
     env: { ...process.env, WEBHOOK_PATH_SECRET: PATH_SECRET, LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: how === "tsx-group",
   });
   let stdout = "";
   let stderr = "";

@@ -4,7 +4,9 @@
 // closed by the client after an answer instead of reset under a request (nginx does not retry a sent
 // POST: a webhook then got 502). Until this fix the listener closed in the same instant readiness
 // turned 503 and idle pooled connections were cut.
+import { once } from "node:events";
 import { Agent } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { freePort } from "../../../scripts/lib/embedded-postgres";
 import { get, startServer, waitFor, waitUntilReady, type ServerProcess } from "../../support/server-process";
@@ -106,6 +108,39 @@ describe("web server on SIGTERM", () => {
     expect(await readinessFor(origin, 1_000)).toEqual([503]);
 
     server.child.kill("SIGINT");
+    expect(await server.exited).toBe(0);
+  }, 120_000);
+
+  // Only idle connections end with the listener: one accepted before it closed whose first request comes
+  // later is busy for Node (its headers timeout runs) and is answered. What a proxy does see reset is a
+  // connection still queued in the listener's backlog when it closes (deploy/nginx.conf resends webhooks).
+  it("answers a request sent on a connection accepted just before the listener closed", async () => {
+    const { server, origin } = await start("60000");
+    const socket = connect(Number(new URL(origin).port), "127.0.0.1");
+    await once(socket, "connect");
+    let answer = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+    const closed = once(socket, "close");
+    socket.on("error", () => {});
+
+    server.child.kill("SIGTERM");
+    await waitFor(
+      server,
+      "readiness 503",
+      async () => (await get(`${origin}/api/health/ready`)).status === 503,
+    );
+    server.child.kill("SIGINT"); // the grace ends: the listener closes
+    await waitFor(server, "the listener closed", () =>
+      get(`${origin}/api/health/live`).then(
+        () => false,
+        () => true,
+      ),
+    );
+    socket.write("GET /api/health/live HTTP/1.1\r\nHost: paydesk\r\n\r\n");
+    await closed;
+
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer.toLowerCase()).toContain("connection: close\r\n");
     expect(await server.exited).toBe(0);
   }, 120_000);
 
