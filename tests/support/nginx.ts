@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { sleep } from "@/lib/time/sleep";
 import { projectRoot } from "../../scripts/lib/database";
 import { freePort } from "../../scripts/lib/embedded-postgres";
 
@@ -14,7 +15,7 @@ const nginxPath = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 export type Nginx = { url: string; errorLog: () => Promise<string>; stop: () => Promise<void> };
 
 /** The shipped server block with its listen port and its two upstreams' ports replaced. */
-export async function shippedServerBlock(listen: number, upstreams: [number, number]): Promise<string> {
+async function shippedServerBlock(listen: number, upstreams: [number, number]): Promise<string> {
   const shipped = await readFile(path.join(projectRoot, "deploy/nginx.conf"), "utf8");
   const replacements: [string, string][] = [
     ["listen 8080;", `listen 127.0.0.1:${listen};`],
@@ -65,7 +66,7 @@ http {
     )
       break;
     if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   return {
     url,

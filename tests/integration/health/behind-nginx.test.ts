@@ -7,6 +7,7 @@ import { createServer, type AddressInfo, type Server } from "node:net";
 import autocannon from "autocannon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db";
+import { sleep } from "@/lib/time/sleep";
 import { freePort } from "../../../scripts/lib/embedded-postgres";
 import { isolateDatabase } from "../../support/database";
 import { startNginx, type Nginx } from "../../support/nginx";
@@ -97,7 +98,7 @@ describe("behind deploy/nginx.conf", () => {
     const exits: { code: number | null; afterMs: number }[] = [];
     const restarts = (async () => {
       for (const port of ports) {
-        await new Promise((resolve) => setTimeout(resolve, 4_000));
+        await sleep(4_000);
         exits.push(await stopWeb(port));
         await startWeb(port);
       }

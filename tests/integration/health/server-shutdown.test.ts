@@ -8,6 +8,7 @@ import { once } from "node:events";
 import { Agent } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { sleep } from "@/lib/time/sleep";
 import { freePort } from "../../../scripts/lib/embedded-postgres";
 import { get, startServer, waitFor, waitUntilReady, type ServerProcess } from "../../support/server-process";
 
@@ -27,12 +28,21 @@ async function start(graceMs: string) {
   return { server, origin };
 }
 
+/** Until readiness answers 503: the server has taken the signal and its grace has begun. */
+function untilShuttingDown(server: ServerProcess, origin: string): Promise<void> {
+  return waitFor(
+    server,
+    "readiness 503",
+    async () => (await get(`${origin}/api/health/ready`)).status === 503,
+  );
+}
+
 /** The distinct readiness answers to new connections, asked every 100 ms for `ms` (a refusal fails). */
 async function readinessFor(origin: string, ms: number): Promise<number[]> {
   const statuses = new Set<number>();
   for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     statuses.add((await get(`${origin}/api/health/ready`)).status);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   return [...statuses];
 }
@@ -52,11 +62,7 @@ describe("web server on SIGTERM", () => {
 
       server.child.kill("SIGTERM");
       // a new connection still gets in, and is told the process is going (a refused connection fails here)
-      await waitFor(
-        server,
-        "readiness 503",
-        async () => (await get(`${origin}/api/health/ready`)).status === 503,
-      );
+      await untilShuttingDown(server, origin);
       const ready = await get(`${origin}/api/health/ready`);
       expect(JSON.parse(ready.body)).toEqual({ status: "fail", reason: "shutting down" });
       expect(ready.headers.connection).toBe("close");
@@ -81,11 +87,7 @@ describe("web server on SIGTERM", () => {
   it("keeps the grace through a repeated SIGTERM", async () => {
     const { server, origin } = await start("60000");
     server.child.kill("SIGTERM");
-    await waitFor(
-      server,
-      "readiness 503",
-      async () => (await get(`${origin}/api/health/ready`)).status === 503,
-    );
+    await untilShuttingDown(server, origin);
     server.child.kill("SIGTERM");
     expect(await readinessFor(origin, 1_000)).toEqual([503]);
     expect(server.child.exitCode).toBeNull();
@@ -100,11 +102,7 @@ describe("web server on SIGTERM", () => {
     server.child.stderr?.destroy();
     server.child.kill("SIGTERM");
     // its line about the signal fails to write (EPIPE): that ended the process before the grace began
-    await waitFor(
-      server,
-      "readiness 503",
-      async () => (await get(`${origin}/api/health/ready`)).status === 503,
-    );
+    await untilShuttingDown(server, origin);
     expect(await readinessFor(origin, 1_000)).toEqual([503]);
 
     server.child.kill("SIGINT");
@@ -124,11 +122,7 @@ describe("web server on SIGTERM", () => {
     socket.on("error", () => {});
 
     server.child.kill("SIGTERM");
-    await waitFor(
-      server,
-      "readiness 503",
-      async () => (await get(`${origin}/api/health/ready`)).status === 503,
-    );
+    await untilShuttingDown(server, origin);
     server.child.kill("SIGINT"); // the grace ends: the listener closes
     await waitFor(server, "the listener closed", () =>
       get(`${origin}/api/health/live`).then(
