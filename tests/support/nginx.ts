@@ -6,9 +6,9 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { sleep } from "@/lib/time/sleep";
 import { projectRoot } from "../../scripts/lib/database";
 import { freePort } from "../../scripts/lib/embedded-postgres";
+import { waitFor } from "./server-process";
 
 const nginxPath = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
@@ -56,18 +56,16 @@ http {
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 10_000; ;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${stderr}`);
-    if (
-      await fetch(`${url}/api/health/live`).then(
+  await waitFor(
+    { child, output: () => ({ stdout: "", stderr }) },
+    "nginx's first answer",
+    () =>
+      fetch(`${url}/api/health/live`).then(
         () => true,
         () => false,
-      )
-    )
-      break;
-    if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${stderr}`);
-    await sleep(100);
-  }
+      ),
+    10_000,
+  );
   return {
     url,
     errorLog: () => readFile(path.join(dir, "error.log"), "utf8"),

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { request as httpRequest, type Agent, type IncomingHttpHeaders } from "node:http";
+import { sleep } from "@/lib/time/sleep";
 import { serverCommand } from "../../scripts/lib/server-command";
 import { projectRoot } from "../../scripts/lib/database";
 
@@ -47,7 +48,7 @@ export function startServer(
 
 /** Waits (polling, with a generous deadline) until `check` is true; fails at once when the server exited. */
 export async function waitFor(
-  server: ServerProcess,
+  server: Pick<ServerProcess, "child" | "output">,
   what: string,
   check: () => Promise<boolean>,
   timeoutMs = 60_000,
@@ -60,7 +61,7 @@ export async function waitFor(
     }
     if (await check()) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
 }
 
