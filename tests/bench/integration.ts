@@ -181,6 +181,9 @@ async function cpuNow(databaseUrl: string, sandboxPid: number | undefined) {
   };
 }
 type CpuNow = Awaited<ReturnType<typeof cpuNow>>;
+/** A step's CPU as "this process / PostgreSQL / the sandbox" in seconds. */
+const cpuText = (cpu: CpuNow) =>
+  `${[cpu.own, cpu.postgres, cpu.sandbox].map((s) => s.toFixed(2)).join(" / ")} s`;
 const cpuSince = (before: CpuNow, after: CpuNow): CpuNow => ({
   own: after.own - before.own,
   postgres: after.postgres - before.postgres,
@@ -403,7 +406,7 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
       ...pairs.map((p, i) => ({
         name: `reconcile: pair ${i + 1}, full run time / COPY time`,
         value: round(p.full.ms / p.copy.ms, 2),
-        unit: `x (${round(p.full.ms / 1000, 2)} / ${round(p.copy.ms / 1000, 2)} s)`,
+        unit: `x (${round(p.full.ms / 1000, 2)} / ${round(p.copy.ms / 1000, 2)} s; full run's CPU ${cpuText(p.full.cpu)})`,
       })),
       {
         name: "reconcile: plain COPY, building its rows in this process",
