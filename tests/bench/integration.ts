@@ -154,7 +154,7 @@ async function benchIngest(env: NodeJS.ProcessEnv, databaseUrl: string): Promise
 /**
  * Before a measured step: the ingest section's webhook deliveries and what the last full run wrote vacuumed
  * now (autovacuum would start on them at its next look, during the step: the COPY right after a full run
- * shared the cores with it), then no autovacuum worker busy, then a checkpoint. A full run
+ * would share the cores with it), then no autovacuum worker busy, then a checkpoint. A full run
  * writes ~270 MB of WAL and a COPY ~170 MB: without it, the checkpoint PostgreSQL starts at every 1 GB
  * (max_wal_size) fell on whichever step was running, with its writes and the full-page images after it.
  */
@@ -347,8 +347,8 @@ async function benchReconciliation(databaseUrl: string): Promise<BenchFigure[]> 
       if (i > 0) await emptyMirror(databaseUrl);
       const full = await measureFullRun(databaseUrl, platform, sandbox.pid);
       // The same pages read again with nothing written, for the COPY; timed once: the part of the run no
-      // database work can shorten. Read for each pair and let go after its COPY: 100,000 decoded
-      // operations held through the next full runs made them slower (a heap a worker never has).
+      // database work can shorten. Read for each pair and let go after its COPY, so that no full run
+      // carries 100,000 decoded operations in its heap (a heap a worker never has).
       const started = performance.now();
       const all: Operation[] = [];
       for (let skip = 0; skip < RECONCILE_OPERATIONS; skip += 1000)
